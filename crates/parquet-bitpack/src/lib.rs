@@ -24,10 +24,12 @@
 //! # Speed
 //!
 //! A block of 32 values at width `W` is `W` little-endian `u32` words; the kernel for each
-//! width is straight-line code with constant shifts, generated for every width. On x86-64
-//! the kernels are also compiled with AVX2 and chosen at run time when the CPU has it; the
-//! crate's only `unsafe` is that choice, in one module, and the tests check every width
-//! of the fast build against the portable one ([`portable`]) and a bit-by-bit reference.
+//! width is straight-line safe code with constant shifts, generated for every width. On
+//! x86-64 two faster builds are chosen at run time when the CPU has AVX2: unpacking to
+//! `u32` uses explicit byte shuffles and per-lane shifts (eight values per step), and the
+//! other kernels are the same safe code compiled for AVX2. All `unsafe` (those calls and
+//! the vector loads and stores) is in one module, `arch`; the tests check every width of
+//! the fast builds against the portable one ([`portable`]) and a bit-by-bit reference.
 //!
 //! # Errors and panics
 //!

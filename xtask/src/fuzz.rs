@@ -1,0 +1,106 @@
+//! `cargo xtask fuzz`.
+
+use crate::{root, run as run_command};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub(crate) fn run(args: &[String]) -> Result<(), String> {
+    let mut seconds = 10u64;
+    let mut only = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--seconds" => {
+                let value = args.next().ok_or("--seconds needs a value")?;
+                seconds = value.parse().map_err(|_| format!("--seconds: not a number: {value}"))?;
+            }
+            target if !target.starts_with('-') => only.push(target.to_owned()),
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+
+    let root = root();
+    let fuzz_dir = root.join("fuzz");
+    let cargo_fuzz = cargo_fuzz(&root)?;
+    let nightly = Command::new("rustup")
+        .args(["run", "nightly", "rustc", "--version"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    let sanitizer: &[&str] = if nightly { &[] } else { &["--sanitizer", "none"] };
+    let toolchain = if nightly { "nightly" } else { "stable" };
+    println!("fuzz: {toolchain} toolchain{}", if nightly { ", AddressSanitizer" } else { ", no sanitizer" });
+
+    let fuzz = |args: &[&str]| {
+        let mut command = Command::new(&cargo_fuzz);
+        command.current_dir(&fuzz_dir).env("RUSTUP_TOOLCHAIN", toolchain).args(args);
+        command
+    };
+
+    let listed = fuzz(&["list"]).output().map_err(|e| format!("cargo fuzz list: {e}"))?;
+    let all: Vec<String> = String::from_utf8_lossy(&listed.stdout).lines().map(str::to_owned).collect();
+    if let Some(unknown) = only.iter().find(|t| !all.contains(t)) {
+        return Err(format!("no fuzz target named {unknown}; targets: {}", all.join(", ")));
+    }
+    let targets = if only.is_empty() { all } else { only };
+
+    run_command(fuzz(&["build"]).args(sanitizer))?;
+    println!("fuzz: {} targets, {seconds} s each", targets.len());
+    let logs = root.join("target").join("fuzz-logs");
+    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    let mut failed = Vec::new();
+    for target in &targets {
+        let corpus = fuzz_dir.join("corpus").join(target);
+        std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+        let mut command = fuzz(&["run", target]);
+        command.args(sanitizer).arg(&corpus);
+        let seeds = fuzz_dir.join("seeds").join(target);
+        if seeds.is_dir() {
+            command.arg(&seeds);
+        }
+        command.args([
+            "--",
+            &format!("-max_total_time={seconds}"),
+            "-rss_limit_mb=2048",
+            // No decoder may allocate more than its input justifies: 64 MiB is far beyond
+            // what a few kilobytes of fuzz input can need.
+            "-malloc_limit_mb=64",
+            "-timeout=10",
+            "-print_final_stats=0",
+        ]);
+        let log_path = logs.join(format!("{target}.log"));
+        let log = std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+        let log_err = log.try_clone().map_err(|e| format!("{}: {e}", log_path.display()))?;
+        command.stdout(log).stderr(log_err);
+        let status = command.status().map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        if status.success() {
+            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+            let runs = text.lines().rev().find(|line| line.starts_with("Done ")).unwrap_or("");
+            println!("fuzz: {target}: ok ({runs})");
+        } else {
+            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            for line in &lines[lines.len().saturating_sub(40)..] {
+                println!("    {line}");
+            }
+            println!("fuzz: {target}: FAILED ({status}); full log in {}", log_path.display());
+            failed.push(target.clone());
+        }
+    }
+    println!("fuzz: {} targets, {} failed", targets.len(), failed.len());
+    if failed.is_empty() { Ok(()) } else { Err(format!("fuzz targets failed: {}", failed.join(", "))) }
+}
+
+/// `cargo-fuzz` from the `PATH`, or installed into `target/xtask-tools`.
+fn cargo_fuzz(root: &Path) -> Result<PathBuf, String> {
+    let on_path = Command::new("cargo-fuzz").arg("--version").output();
+    if on_path.is_ok_and(|output| output.status.success()) {
+        return Ok(PathBuf::from("cargo-fuzz"));
+    }
+    let tools = root.join("target").join("xtask-tools");
+    let binary = tools.join("bin").join("cargo-fuzz");
+    if !binary.exists() {
+        println!("fuzz: installing cargo-fuzz into {}", tools.display());
+        run_command(Command::new("cargo").args(["install", "cargo-fuzz", "--locked", "--version", "0.13.2", "--root"]).arg(&tools))?;
+    }
+    Ok(binary)
+}
