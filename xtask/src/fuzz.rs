@@ -12,7 +12,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         match arg.as_str() {
             "--seconds" => {
                 let value = args.next().ok_or("--seconds needs a value")?;
-                seconds = value.parse().map_err(|_| format!("--seconds: not a number: {value}"))?;
+                seconds = value
+                    .parse()
+                    .map_err(|_| format!("--seconds: not a number: {value}"))?;
             }
             target if !target.starts_with('-') => only.push(target.to_owned()),
             other => return Err(format!("unknown option {other}")),
@@ -26,20 +28,42 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
         .args(["run", "nightly", "rustc", "--version"])
         .output()
         .is_ok_and(|output| output.status.success());
-    let sanitizer: &[&str] = if nightly { &[] } else { &["--sanitizer", "none"] };
+    let sanitizer: &[&str] = if nightly {
+        &[]
+    } else {
+        &["--sanitizer", "none"]
+    };
     let toolchain = if nightly { "nightly" } else { "stable" };
-    println!("fuzz: {toolchain} toolchain{}", if nightly { ", AddressSanitizer" } else { ", no sanitizer" });
+    println!(
+        "fuzz: {toolchain} toolchain{}",
+        if nightly {
+            ", AddressSanitizer"
+        } else {
+            ", no sanitizer"
+        }
+    );
 
     let fuzz = |args: &[&str]| {
         let mut command = Command::new(&cargo_fuzz);
-        command.current_dir(&fuzz_dir).env("RUSTUP_TOOLCHAIN", toolchain).args(args);
+        command
+            .current_dir(&fuzz_dir)
+            .env("RUSTUP_TOOLCHAIN", toolchain)
+            .args(args);
         command
     };
 
-    let listed = fuzz(&["list"]).output().map_err(|e| format!("cargo fuzz list: {e}"))?;
-    let all: Vec<String> = String::from_utf8_lossy(&listed.stdout).lines().map(str::to_owned).collect();
+    let listed = fuzz(&["list"])
+        .output()
+        .map_err(|e| format!("cargo fuzz list: {e}"))?;
+    let all: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
     if let Some(unknown) = only.iter().find(|t| !all.contains(t)) {
-        return Err(format!("no fuzz target named {unknown}; targets: {}", all.join(", ")));
+        return Err(format!(
+            "no fuzz target named {unknown}; targets: {}",
+            all.join(", ")
+        ));
     }
     let targets = if only.is_empty() { all } else { only };
 
@@ -68,13 +92,22 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             "-print_final_stats=0",
         ]);
         let log_path = logs.join(format!("{target}.log"));
-        let log = std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-        let log_err = log.try_clone().map_err(|e| format!("{}: {e}", log_path.display()))?;
+        let log =
+            std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+        let log_err = log
+            .try_clone()
+            .map_err(|e| format!("{}: {e}", log_path.display()))?;
         command.stdout(log).stderr(log_err);
-        let status = command.status().map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let status = command
+            .status()
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
         if status.success() {
             let text = std::fs::read_to_string(&log_path).unwrap_or_default();
-            let runs = text.lines().rev().find(|line| line.starts_with("Done ")).unwrap_or("");
+            let runs = text
+                .lines()
+                .rev()
+                .find(|line| line.starts_with("Done "))
+                .unwrap_or("");
             println!("fuzz: {target}: ok ({runs})");
         } else {
             let text = std::fs::read_to_string(&log_path).unwrap_or_default();
@@ -82,12 +115,19 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
             for line in &lines[lines.len().saturating_sub(40)..] {
                 println!("    {line}");
             }
-            println!("fuzz: {target}: FAILED ({status}); full log in {}", log_path.display());
+            println!(
+                "fuzz: {target}: FAILED ({status}); full log in {}",
+                log_path.display()
+            );
             failed.push(target.clone());
         }
     }
     println!("fuzz: {} targets, {} failed", targets.len(), failed.len());
-    if failed.is_empty() { Ok(()) } else { Err(format!("fuzz targets failed: {}", failed.join(", "))) }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("fuzz targets failed: {}", failed.join(", ")))
+    }
 }
 
 /// `cargo-fuzz` from the `PATH`, or installed into `target/xtask-tools`.
@@ -100,7 +140,18 @@ fn cargo_fuzz(root: &Path) -> Result<PathBuf, String> {
     let binary = tools.join("bin").join("cargo-fuzz");
     if !binary.exists() {
         println!("fuzz: installing cargo-fuzz into {}", tools.display());
-        run_command(Command::new("cargo").args(["install", "cargo-fuzz", "--locked", "--version", "0.13.2", "--root"]).arg(&tools))?;
+        run_command(
+            Command::new("cargo")
+                .args([
+                    "install",
+                    "cargo-fuzz",
+                    "--locked",
+                    "--version",
+                    "0.13.2",
+                    "--root",
+                ])
+                .arg(&tools),
+        )?;
     }
     Ok(binary)
 }

@@ -35,13 +35,21 @@ fn usage() -> String {
 
 /// The workspace root: the parent of this crate's directory.
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
 }
 
 /// Runs `command`, failing with its description when it does not succeed.
 fn run(command: &mut Command) -> Result<(), String> {
-    let status = command.status().map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    if status.success() { Ok(()) } else { Err(format!("{command:?} failed with {status}")) }
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{command:?} failed with {status}"))
+    }
 }
 
 fn bench(args: &[String]) -> Result<(), String> {

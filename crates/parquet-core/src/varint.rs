@@ -84,7 +84,6 @@ fn decode(input: &[u8], bits: u32) -> Result<(u64, usize)> {
     }
 }
 
-#[cold]
 fn decode_multi(input: &[u8], bits: u32) -> Result<(u64, usize)> {
     let max_len = bits.div_ceil(7) as usize;
     let mut value = 0u64;
