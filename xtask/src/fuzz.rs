@@ -73,52 +73,9 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
     let mut failed = Vec::new();
     for target in &targets {
-        let corpus = fuzz_dir.join("corpus").join(target);
-        std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
         let mut command = fuzz(&["run", target]);
-        command.args(sanitizer).arg(&corpus);
-        let seeds = fuzz_dir.join("seeds").join(target);
-        if seeds.is_dir() {
-            command.arg(&seeds);
-        }
-        command.args([
-            "--",
-            &format!("-max_total_time={seconds}"),
-            "-rss_limit_mb=2048",
-            // No decoder may allocate more than its input justifies: 64 MiB is far beyond
-            // what a few kilobytes of fuzz input can need.
-            "-malloc_limit_mb=64",
-            "-timeout=10",
-            "-print_final_stats=0",
-        ]);
-        let log_path = logs.join(format!("{target}.log"));
-        let log =
-            std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
-        let log_err = log
-            .try_clone()
-            .map_err(|e| format!("{}: {e}", log_path.display()))?;
-        command.stdout(log).stderr(log_err);
-        let status = command
-            .status()
-            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-        if status.success() {
-            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
-            let runs = text
-                .lines()
-                .rev()
-                .find(|line| line.starts_with("Done "))
-                .unwrap_or("");
-            println!("fuzz: {target}: ok ({runs})");
-        } else {
-            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
-            let lines: Vec<&str> = text.lines().collect();
-            for line in &lines[lines.len().saturating_sub(40)..] {
-                println!("    {line}");
-            }
-            println!(
-                "fuzz: {target}: FAILED ({status}); full log in {}",
-                log_path.display()
-            );
+        command.args(sanitizer);
+        if !run_target(&mut command, &fuzz_dir, &logs, target, seconds)? {
             failed.push(target.clone());
         }
     }
@@ -128,6 +85,63 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     } else {
         Err(format!("fuzz targets failed: {}", failed.join(", ")))
     }
+}
+
+/// Runs one target for `seconds`, its output in `logs/<target>.log`; prints a line, and
+/// the log's tail when it fails. Returns whether it passed.
+fn run_target(
+    command: &mut Command,
+    fuzz_dir: &Path,
+    logs: &Path,
+    target: &str,
+    seconds: u64,
+) -> Result<bool, String> {
+    let corpus = fuzz_dir.join("corpus").join(target);
+    std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+    command.arg(&corpus);
+    let seeds = fuzz_dir.join("seeds").join(target);
+    if seeds.is_dir() {
+        command.arg(&seeds);
+    }
+    command.args([
+        "--",
+        &format!("-max_total_time={seconds}"),
+        "-rss_limit_mb=2048",
+        // No decoder may allocate more than its input justifies: 64 MiB is far beyond
+        // what a few kilobytes of fuzz input can need.
+        "-malloc_limit_mb=64",
+        "-timeout=10",
+        "-print_final_stats=0",
+    ]);
+    let log_path = logs.join(format!("{target}.log"));
+    let log =
+        std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let log_err = log
+        .try_clone()
+        .map_err(|e| format!("{}: {e}", log_path.display()))?;
+    command.stdout(log).stderr(log_err);
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+    if status.success() {
+        let runs = text
+            .lines()
+            .rev()
+            .find(|line| line.starts_with("Done "))
+            .unwrap_or("");
+        println!("fuzz: {target}: ok ({runs})");
+        return Ok(true);
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    for line in &lines[lines.len().saturating_sub(40)..] {
+        println!("    {line}");
+    }
+    println!(
+        "fuzz: {target}: FAILED ({status}); full log in {}",
+        log_path.display()
+    );
+    Ok(false)
 }
 
 /// `cargo-fuzz` from the `PATH`, or installed into `target/xtask-tools`.
