@@ -1,0 +1,29 @@
+//! DELTA_LENGTH_BYTE_ARRAY of arbitrary bytes: copied and borrowed values agree.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use parquet_core::ByteArrayBatch;
+use parquet_delta::length_byte_array::Decoder;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(mut copying) = Decoder::try_new(data) else {
+        return;
+    };
+    let mut borrowing = copying.clone();
+    assert!(copying.encoded_len() <= data.len());
+    let mut batch = ByteArrayBatch::new();
+    let mut borrowed = Vec::new();
+    let max = 1 + usize::from(data.first().copied().unwrap_or(0) % 64);
+    loop {
+        let copied = copying.decode(&mut batch, max);
+        let lent = borrowing.decode_borrowed(&mut borrowed, max);
+        assert_eq!(copied.is_ok(), lent.is_ok());
+        match copied {
+            Ok(0) | Err(_) => break,
+            Ok(n) => assert_eq!(Ok(n), lent),
+        }
+        let _ = copying.skip(1);
+        let _ = borrowing.skip(1);
+    }
+    assert!(batch.iter().eq(borrowed.iter().copied()));
+});
