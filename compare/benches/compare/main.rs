@@ -1,0 +1,58 @@
+//! parquet-kit against the arrow-rs `parquet` crate, decoder by decoder, on the same bytes.
+//!
+//! `cargo xtask bench [FILTER...]` (or `cargo bench --bench compare -- [FILTER...]` in
+//! `compare/`): prints each row as it is measured, then a Markdown table. A row runs when
+//! its name contains one of the filters, or always when none is given. Every workload
+//! first checks that both implementations decode the same bytes to the same values.
+
+mod bitpack;
+mod delta;
+
+use parquet_kit_compare::{Row, Settings, measure, table};
+
+/// Values per workload.
+pub const N: usize = 1 << 20;
+
+/// The rows measured so far, and which to measure.
+pub struct Bench {
+    settings: Settings,
+    filters: Vec<String>,
+    rows: Vec<Row>,
+}
+
+impl Bench {
+    /// Whether the row `name` is to be measured.
+    pub fn wanted(&self, name: &str) -> bool {
+        self.filters.is_empty() || self.filters.iter().any(|f| name.contains(f.as_str()))
+    }
+
+    /// Measures `ours` against `theirs`, if the row is wanted.
+    pub fn run(
+        &mut self,
+        name: &str,
+        values: usize,
+        output_bytes: usize,
+        ours: &mut dyn FnMut(),
+        theirs: &mut dyn FnMut(),
+    ) {
+        if self.wanted(name) {
+            let row = measure(self.settings, name, values, output_bytes, ours, theirs);
+            self.rows.push(row);
+        }
+    }
+}
+
+fn main() {
+    let filters = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let mut bench = Bench {
+        settings: Settings::from_env(),
+        filters,
+        rows: Vec::new(),
+    };
+    bitpack::run(&mut bench);
+    delta::run(&mut bench);
+    println!("{}", table(&bench.rows));
+}
