@@ -188,12 +188,22 @@ mod shuffle_u32 {
         }
         let plan = &PLANS[width];
         // Groups of eight whose two 16-byte loads stay inside the input, rounded down to
-        // whole blocks; the caller guarantees `input` holds every block.
-        let safe_groups = input
-            .len()
-            .checked_sub(plan.high + 16)
-            .map_or(0, |room| room / width + 1);
-        let simd_blocks = (safe_groups / 4).min(out.len());
+        // whole blocks; the caller guarantees `input` holds every block. Usually all of
+        // them do, which one multiplication tells without a division.
+        let groups = 4 * out.len();
+        let last_load_end = groups
+            .saturating_sub(1)
+            .saturating_mul(width)
+            .saturating_add(plan.high + 16);
+        let simd_blocks = if last_load_end <= input.len() {
+            out.len()
+        } else {
+            let safe_groups = input
+                .len()
+                .checked_sub(plan.high + 16)
+                .map_or(0, |room| room / width + 1);
+            (safe_groups / 4).min(out.len())
+        };
         let (head, tail) = out.split_at_mut(simd_blocks);
         let values = head.as_flattened_mut();
 
@@ -207,7 +217,7 @@ mod shuffle_u32 {
             let start = group * width;
             // `_mm_loadu_si128` has no alignment requirement.
             #[allow(clippy::cast_ptr_alignment)]
-            // SAFETY: `group < 4 * simd_blocks <= safe_groups`, so
+            // SAFETY: `group < 4 * simd_blocks`, and `simd_blocks` counts only groups whose
             // `start + plan.high + 16 <= input.len()`: both 16-byte loads are in bounds.
             let (low, high) = unsafe {
                 let base = input.as_ptr().add(start);
