@@ -7,6 +7,7 @@
 
 mod bitpack;
 mod delta;
+mod rle;
 
 use parquet_kit_compare::{Row, Settings, measure, table};
 
@@ -53,6 +54,7 @@ fn main() {
         rows: Vec::new(),
     };
     bitpack::run(&mut bench);
+    rle::run(&mut bench);
     delta::run(&mut bench);
     println!("{}", table(&bench.rows));
 }
