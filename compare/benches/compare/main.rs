@@ -6,10 +6,18 @@
 //! first checks that both implementations decode the same bytes to the same values.
 
 mod bitpack;
+mod byte_stream_split;
 mod delta;
+mod dictionary;
+mod plain;
 mod rle;
 
+use parquet::basic::{Encoding, Type as PhysicalType};
+use parquet::data_type::DataType;
+use parquet::encodings::decoding::{Decoder, get_decoder};
+use parquet::schema::types::{ColumnDescriptor, ColumnPath, Type};
 use parquet_kit_compare::{Row, Settings, measure, table};
+use std::sync::Arc;
 
 /// Values per workload.
 pub const N: usize = 1 << 20;
@@ -43,6 +51,21 @@ impl Bench {
     }
 }
 
+/// An arrow-rs decoder of `encoding` for a required column of `physical` type (and
+/// `length`, for FIXED_LEN_BYTE_ARRAY).
+pub fn arrow_decoder<T: DataType>(
+    physical: PhysicalType,
+    length: i32,
+    encoding: Encoding,
+) -> Box<dyn Decoder<T>> {
+    let column = Type::primitive_type_builder("c", physical)
+        .with_length(length)
+        .build()
+        .unwrap();
+    let descriptor = ColumnDescriptor::new(Arc::new(column), 0, 0, ColumnPath::new(vec![]));
+    get_decoder::<T>(Arc::new(descriptor), encoding).unwrap()
+}
+
 fn main() {
     let filters = std::env::args()
         .skip(1)
@@ -55,6 +78,9 @@ fn main() {
     };
     bitpack::run(&mut bench);
     rle::run(&mut bench);
+    plain::run(&mut bench);
+    byte_stream_split::run(&mut bench);
     delta::run(&mut bench);
+    dictionary::run(&mut bench);
     println!("{}", table(&bench.rows));
 }
