@@ -12,17 +12,40 @@ pub fn run(bench: &mut Bench) {
     let mut rng = Rng::new(0xB5B5_0000_1111_2222);
     let floats: Vec<f32> = (0..N).map(|_| rng.next_u64() as f32 / 3.0).collect();
     let doubles: Vec<f64> = (0..N).map(|_| rng.next_u64() as f64 / 3.0).collect();
-    decode::<FloatType>(bench, "BYTE_STREAM_SPLIT f32", PhysicalType::FLOAT, &floats);
+    let detect = Kernels::Detect;
+    decode::<FloatType>(
+        bench,
+        "BYTE_STREAM_SPLIT f32",
+        PhysicalType::FLOAT,
+        &floats,
+        detect,
+    );
     decode::<DoubleType>(
         bench,
         "BYTE_STREAM_SPLIT f64",
         PhysicalType::DOUBLE,
         &doubles,
+        detect,
     );
+    // What a CPU without AVX2 runs.
+    let name = "BYTE_STREAM_SPLIT f32, portable kernels";
+    decode::<FloatType>(bench, name, PhysicalType::FLOAT, &floats, Kernels::Portable);
 }
 
-fn decode<T>(bench: &mut Bench, name: &str, physical: PhysicalType, values: &[T::T])
-where
+/// Which build of parquet-kit's kernels to measure.
+#[derive(Clone, Copy)]
+enum Kernels {
+    Detect,
+    Portable,
+}
+
+fn decode<T>(
+    bench: &mut Bench,
+    name: &str,
+    physical: PhysicalType,
+    values: &[T::T],
+    kernels: Kernels,
+) where
     T: DataType,
     T::T: FixedWidth,
 {
@@ -53,8 +76,12 @@ where
         N,
         page.len(),
         &mut || {
-            let mut decoder =
-                parquet_byte_stream_split::Decoder::try_new(black_box(&page), width).unwrap();
+            let page = black_box(&page);
+            let mut decoder = match kernels {
+                Kernels::Detect => parquet_byte_stream_split::Decoder::try_new(page, width),
+                Kernels::Portable => parquet_byte_stream_split::portable::decoder(page, width),
+            }
+            .unwrap();
             decoder.decode(&mut ours).unwrap();
         },
         &mut || {

@@ -77,6 +77,7 @@ fn main() {
         rows: Vec::new(),
     };
     bitpack::run(&mut bench);
+    bitpack::portable(&mut bench);
     rle::run(&mut bench);
     plain::run(&mut bench);
     byte_stream_split::run(&mut bench);
