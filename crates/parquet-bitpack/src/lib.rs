@@ -125,10 +125,21 @@ pub fn unpack_blocks<T: Packable>(
     input: &[u8],
     out: &mut [[T; BLOCK_LEN]],
 ) -> Result<usize> {
+    checked_unpack_blocks(width, input, out, T::unpack_blocks)
+}
+
+/// Checks `width` and `input`, then unpacks whole blocks with `kernel`.
+#[inline]
+fn checked_unpack_blocks<T: Packable>(
+    width: u8,
+    input: &[u8],
+    out: &mut [[T; BLOCK_LEN]],
+    kernel: fn(usize, &[u8], &mut [[T; BLOCK_LEN]]),
+) -> Result<usize> {
     check_width::<T>(width)?;
     let needed = packed_len(out.len() * BLOCK, width);
     check_input(input, needed)?;
-    T::unpack_blocks(width.into(), input, out);
+    kernel(width.into(), input, out);
     Ok(needed)
 }
 
@@ -165,6 +176,17 @@ pub fn unpack<T: Packable>(width: u8, input: &[u8], out: &mut [T]) -> Result<usi
 /// When `width` exceeds `T::MAX_WIDTH`.
 #[inline]
 pub fn pack_blocks<T: Packable>(width: u8, values: &[[T; BLOCK_LEN]], out: &mut Vec<u8>) {
+    checked_pack_blocks(width, values, out, T::pack_blocks);
+}
+
+/// Checks `width`, then appends whole blocks packed by `kernel`.
+#[inline]
+fn checked_pack_blocks<T: Packable>(
+    width: u8,
+    values: &[[T; BLOCK_LEN]],
+    out: &mut Vec<u8>,
+    kernel: fn(usize, &[[T; BLOCK_LEN]], &mut [u8]),
+) {
     assert!(
         width <= T::MAX_WIDTH,
         "bit width {width} exceeds {}",
@@ -172,7 +194,7 @@ pub fn pack_blocks<T: Packable>(width: u8, values: &[[T; BLOCK_LEN]], out: &mut 
     );
     let start = out.len();
     out.resize(start + packed_len(values.len() * BLOCK, width), 0);
-    T::pack_blocks(width.into(), values, &mut out[start..]);
+    kernel(width.into(), values, &mut out[start..]);
 }
 
 /// Appends `values` packed at `width` bits to `out`: `packed_len(values.len(), width)`
@@ -197,7 +219,7 @@ pub fn pack<T: Packable>(width: u8, values: &[T], out: &mut Vec<u8>) {
 /// The portable kernels, without run-time CPU feature selection: the reference the fast
 /// builds are tested against, and a baseline for benchmarks.
 pub mod portable {
-    use super::{BLOCK_LEN, Packable, Result, check_input, check_width, packed_len};
+    use super::{BLOCK_LEN, Packable, Result, checked_pack_blocks, checked_unpack_blocks};
 
     /// As [`super::unpack_blocks`], always with the portable build of the kernels.
     ///
@@ -209,11 +231,7 @@ pub mod portable {
         input: &[u8],
         out: &mut [[T; BLOCK_LEN]],
     ) -> Result<usize> {
-        check_width::<T>(width)?;
-        let needed = packed_len(out.len() * BLOCK_LEN, width);
-        check_input(input, needed)?;
-        T::unpack_blocks_portable(width.into(), input, out);
-        Ok(needed)
+        checked_unpack_blocks(width, input, out, T::unpack_blocks_portable)
     }
 
     /// As [`super::pack_blocks`], always with the portable build of the kernels.
@@ -222,14 +240,7 @@ pub mod portable {
     ///
     /// When `width` exceeds `T::MAX_WIDTH`.
     pub fn pack_blocks<T: Packable>(width: u8, values: &[[T; BLOCK_LEN]], out: &mut Vec<u8>) {
-        assert!(
-            width <= T::MAX_WIDTH,
-            "bit width {width} exceeds {}",
-            T::MAX_WIDTH
-        );
-        let start = out.len();
-        out.resize(start + packed_len(values.len() * BLOCK_LEN, width), 0);
-        T::pack_blocks_portable(width.into(), values, &mut out[start..]);
+        checked_pack_blocks(width, values, out, T::pack_blocks_portable);
     }
 }
 

@@ -350,6 +350,52 @@ impl<E: Entries> BytesBuilder<E> {
     }
 }
 
+/// The methods the byte-array builders share, over their entry type.
+macro_rules! bytes_builder_methods {
+    ($entries:ty, $write:path) => {
+        /// Interns `values`, appending their indices to `indices`, until the dictionary is
+        /// full.
+        pub fn intern<'v>(
+            &mut self,
+            values: impl IntoIterator<Item = &'v [u8]>,
+            indices: &mut Vec<u32>,
+        ) -> Intern {
+            intern_all(values, indices, |value| self.insert(value))
+        }
+
+        /// Number of entries.
+        pub fn len(&self) -> usize {
+            self.0.entries.len()
+        }
+
+        /// Whether the dictionary has no entries.
+        pub fn is_empty(&self) -> bool {
+            self.0.entries.is_empty()
+        }
+
+        /// The entries, in index order.
+        pub fn entries(&self) -> &$entries {
+            &self.0.entries
+        }
+
+        /// Bytes of the dictionary page.
+        pub fn page_len(&self) -> usize {
+            self.0.page_len
+        }
+
+        /// Appends the dictionary page (the entries, PLAIN-encoded) to `out`.
+        pub fn write_dictionary_page(&self, out: &mut Vec<u8>) {
+            $write(&self.0.entries, out);
+        }
+
+        /// Empties the dictionary for the next column chunk, keeping its allocations.
+        pub fn clear(&mut self) {
+            self.0.entries.clear();
+            self.0.clear();
+        }
+    };
+}
+
 /// Builds the dictionary of a column chunk of BYTE_ARRAY values.
 #[derive(Clone)]
 pub struct ByteArrayBuilder(BytesBuilder<ByteArrayBatch>);
@@ -367,45 +413,7 @@ impl ByteArrayBuilder {
         self.0.insert(value)
     }
 
-    /// Interns `values`, appending their indices to `indices`, until the dictionary is full.
-    pub fn intern<'v>(
-        &mut self,
-        values: impl IntoIterator<Item = &'v [u8]>,
-        indices: &mut Vec<u32>,
-    ) -> Intern {
-        intern_all(values, indices, |value| self.0.insert(value))
-    }
-
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.0.entries.len()
-    }
-
-    /// Whether the dictionary has no entries.
-    pub fn is_empty(&self) -> bool {
-        self.0.entries.is_empty()
-    }
-
-    /// The entries, in index order.
-    pub fn entries(&self) -> &ByteArrayBatch {
-        &self.0.entries
-    }
-
-    /// Bytes of the dictionary page.
-    pub fn page_len(&self) -> usize {
-        self.0.page_len
-    }
-
-    /// Appends the dictionary page (the entries, PLAIN-encoded) to `out`.
-    pub fn write_dictionary_page(&self, out: &mut Vec<u8>) {
-        parquet_plain::byte_array::encode_batch(&self.0.entries, out);
-    }
-
-    /// Empties the dictionary for the next column chunk, keeping its allocations.
-    pub fn clear(&mut self) {
-        self.0.entries.clear();
-        self.0.clear();
-    }
+    bytes_builder_methods!(ByteArrayBatch, parquet_plain::byte_array::encode_batch);
 }
 
 /// Builds the dictionary of a column chunk of FIXED_LEN_BYTE_ARRAY values.
@@ -422,7 +430,8 @@ impl FixedLenByteArrayBuilder {
     }
 
     /// The index of `value`, interning it if it is new; `None` when it is new and the
-    /// dictionary has no room for it, or when it is not `width` bytes long.
+    /// dictionary has no room for it, or when it is not `width` bytes long (which ends
+    /// [`intern`](Self::intern) like a full dictionary does).
     #[inline]
     pub fn insert(&mut self, value: &[u8]) -> Option<u32> {
         if value.len() != self.0.entries.width() {
@@ -431,50 +440,13 @@ impl FixedLenByteArrayBuilder {
         self.0.insert(value)
     }
 
-    /// Interns `values`, appending their indices to `indices`, until the dictionary is
-    /// full. A value that is not `width` bytes long ends the interning like a full
-    /// dictionary does.
-    pub fn intern<'v>(
-        &mut self,
-        values: impl IntoIterator<Item = &'v [u8]>,
-        indices: &mut Vec<u32>,
-    ) -> Intern {
-        intern_all(values, indices, |value| self.insert(value))
-    }
-
     /// Bytes per value.
     pub fn width(&self) -> usize {
         self.0.entries.width()
     }
 
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.0.entries.len()
-    }
-
-    /// Whether the dictionary has no entries.
-    pub fn is_empty(&self) -> bool {
-        self.0.entries.is_empty()
-    }
-
-    /// The entries, in index order.
-    pub fn entries(&self) -> &FixedLenByteArrayBatch {
-        &self.0.entries
-    }
-
-    /// Bytes of the dictionary page.
-    pub fn page_len(&self) -> usize {
-        self.0.page_len
-    }
-
-    /// Appends the dictionary page (the entries, PLAIN-encoded) to `out`.
-    pub fn write_dictionary_page(&self, out: &mut Vec<u8>) {
-        parquet_plain::fixed_len_byte_array::encode(&self.0.entries, out);
-    }
-
-    /// Empties the dictionary for the next column chunk, keeping its allocations.
-    pub fn clear(&mut self) {
-        self.0.entries.clear();
-        self.0.clear();
-    }
+    bytes_builder_methods!(
+        FixedLenByteArrayBatch,
+        parquet_plain::fixed_len_byte_array::encode
+    );
 }
