@@ -6,6 +6,9 @@
 //!   Installs cargo-fuzz into `target/xtask-tools` when it is not on the `PATH`.
 //! - `bench [ARGS...]`: runs the comparison against arrow-rs in `compare/` (a workspace of
 //!   its own, so `cargo test` never builds arrow-rs) and prints its table.
+//! - `corpus [FILTER]`: runs the tests that read the real files of `../shared/corpus`. They
+//!   live in each crate's `tests/corpus.rs`, marked `#[ignore]` so that `cargo test` on a
+//!   fresh clone does not need them, and find the corpus through `PARQUET_KIT_CORPUS`.
 #![allow(clippy::print_stdout)]
 
 mod fuzz;
@@ -18,6 +21,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("bench") => bench(&args[1..]),
+        Some("corpus") => corpus(&args[1..]),
         _ => Err(usage()),
     };
     match result {
@@ -30,7 +34,9 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> String {
-    "usage: cargo xtask fuzz [--seconds N] [TARGET...] | cargo xtask bench [ARGS...]".to_owned()
+    "usage: cargo xtask fuzz [--seconds N] [TARGET...] | cargo xtask bench [ARGS...] | \
+     cargo xtask corpus [FILTER]"
+        .to_owned()
 }
 
 /// The workspace root: the parent of this crate's directory.
@@ -57,5 +63,21 @@ fn bench(args: &[String]) -> Result<(), String> {
     run(Command::new("cargo")
         .current_dir(root.join("compare"))
         .args(["bench", "--bench", "compare", "--"])
+        .args(args))
+}
+
+fn corpus(args: &[String]) -> Result<(), String> {
+    let root = root();
+    let corpus = root.join("..").join("shared").join("corpus");
+    if !corpus.is_dir() {
+        return Err(format!(
+            "no corpus at {}: the tests need ../shared/corpus",
+            corpus.display()
+        ));
+    }
+    run(Command::new("cargo")
+        .current_dir(&root)
+        .env("PARQUET_KIT_CORPUS", &corpus)
+        .args(["test", "--workspace", "--test", "corpus", "--", "--ignored"])
         .args(args))
 }
