@@ -9,6 +9,7 @@ mod bitpack;
 mod byte_stream_split;
 mod delta;
 mod dictionary;
+mod encoders;
 mod plain;
 mod rle;
 
@@ -83,5 +84,6 @@ fn main() {
     byte_stream_split::run(&mut bench);
     delta::run(&mut bench);
     dictionary::run(&mut bench);
+    encoders::run(&mut bench);
     println!("{}", table(&bench.rows));
 }

@@ -81,8 +81,32 @@ pub trait FixedWidth:
     fn extend_le_bytes(values: &[Self], out: &mut Vec<u8>);
 }
 
+/// Appends the little-endian bytes of `values`: on little-endian targets, for plain old
+/// data, one copy of the values' memory; otherwise through an L1-sized block on the stack,
+/// so that the output is written once (growing it with zeros first would write it twice).
+macro_rules! extend_le_bytes {
+    ($values:expr, $out:expr, $size:literal, pod) => {{
+        #[cfg(target_endian = "little")]
+        $out.extend_from_slice(bytemuck::cast_slice($values));
+        #[cfg(not(target_endian = "little"))]
+        extend_le_bytes!($values, $out, $size, bytes);
+    }};
+    ($values:expr, $out:expr, $size:literal, bytes) => {{
+        const BLOCK: usize = 256;
+        let (values, out) = ($values, $out);
+        out.reserve(values.len() * $size);
+        let mut block = [[0u8; $size]; BLOCK];
+        for chunk in values.chunks(BLOCK) {
+            for (bytes, value) in block.iter_mut().zip(chunk) {
+                *bytes = value.to_le_bytes();
+            }
+            out.extend_from_slice(block[..chunk.len()].as_flattened());
+        }
+    }};
+}
+
 macro_rules! fixed_width {
-    ($($ty:ty => $physical:ident, $size:literal;)*) => {$(
+    ($($ty:ty => $physical:ident, $size:literal, $pod:ident;)*) => {$(
         impl sealed::Sealed for $ty {}
         impl FixedWidth for $ty {
             const PHYSICAL_TYPE: PhysicalType = PhysicalType::$physical;
@@ -107,21 +131,18 @@ macro_rules! fixed_width {
             }
             #[inline]
             fn extend_le_bytes(values: &[Self], out: &mut Vec<u8>) {
-                out.reserve(values.len() * $size);
-                for value in values {
-                    out.extend_from_slice(&value.to_le_bytes());
-                }
+                extend_le_bytes!(values, out, $size, $pod);
             }
         }
     )*};
 }
 
 fixed_width! {
-    i32 => Int32, 4;
-    i64 => Int64, 8;
-    f32 => Float, 4;
-    f64 => Double, 8;
-    Int96 => Int96, 12;
+    i32 => Int32, 4, pod;
+    i64 => Int64, 8, pod;
+    f32 => Float, 4, pod;
+    f64 => Double, 8, pod;
+    Int96 => Int96, 12, bytes;
 }
 
 /// A 96-bit INT96 value, kept as its 12 little-endian bytes.

@@ -97,12 +97,7 @@ macro_rules! fixed_size {
 
             #[inline]
             fn encode(values: &[Self], out: &mut Vec<u8>) {
-                let start = out.len();
-                out.resize(start + values.len() * $size, 0);
-                let (chunks, _) = out[start..].as_chunks_mut::<$size>();
-                for (chunk, value) in chunks.iter_mut().zip(values) {
-                    *chunk = value.to_le_bytes();
-                }
+                <$ty as parquet_core::FixedWidth>::extend_le_bytes(values, out);
             }
         }
     )*};
