@@ -1,0 +1,167 @@
+//! Parquet modular encryption (parquet-format.txt 7.3, "Parquet Modular Encryption"; the
+//! upstream `Encryption.md`): the cryptographic layer under an encrypted Parquet file.
+//!
+//! - Algorithms ([`Algorithm`]): `AES_GCM_V1` (every module AES-GCM) and `AES_GCM_CTR_V1`
+//!   (page bodies AES-CTR, every other module AES-GCM), with 128-, 192- and 256-bit
+//!   [`Key`]s.
+//! - Module AADs ([`Module`], [`ModuleType`], [`file_aad`]): file AAD (AAD prefix and
+//!   `aad_file_unique`), module type byte, then the row group, column and page ordinals
+//!   (little-endian `i16`) that the module type has.
+//! - Module framing ([`ModuleCipher`]): `length: u32 LE, nonce: 12 bytes, ciphertext,
+//!   tag: 16 bytes` for GCM, the same without the tag for CTR, whose 16-byte IV is the
+//!   nonce followed by a 32-bit big-endian counter starting at 1.
+//! - The footer: [`encrypt_footer`] and [`decrypt_footer`] for files ending in `PARE`,
+//!   [`sign_footer`] and [`verify_footer_signature`] for encrypted files with a plaintext
+//!   footer.
+//! - Key retrieval ([`KeyRetriever`]): from the `key_metadata` stored in the file, through
+//!   a [`KeyMap`] of key ids, a [`FixedKey`] or a closure.
+//!
+//! Where modules sit in a file, and the thrift structures that describe them
+//! (`FileCryptoMetaData`, `EncryptionAlgorithm`, `ColumnCryptoMetaData`), belong to the
+//! thrift and file crates.
+//!
+//! ```
+//! use parquet_crypto::{
+//!     Algorithm, Error, Key, KeyMap, KeyRetriever, Module, ModuleCipher, ModuleType,
+//!     decrypt_footer, encrypt_footer, file_aad, new_aad_file_unique,
+//! };
+//!
+//! // Writer: one file AAD for the file, one cipher per key.
+//! let keys = KeyMap::new()
+//!     .with("kf", Key::try_new(b"0123456789012345")?)
+//!     .with("kc1", Key::try_new(b"1234567890123450")?);
+//! let file_aad = file_aad(b"tester", &new_aad_file_unique()?);
+//! let column = ModuleCipher::new(&keys.retrieve_key(b"kc1")?, Algorithm::AesGcmCtrV1, &file_aad);
+//!
+//! let mut file = Vec::new();
+//! let header = Module::DataPageHeader { row_group: 0, column: 1, page: 0 };
+//! let page = Module::DataPage { row_group: 0, column: 1, page: 0 };
+//! column.encrypt(header, b"page header", &mut file)?;
+//! column.encrypt(page, b"page data", &mut file)?; // CTR: no tag
+//! let footer_start = file.len();
+//! encrypt_footer(&keys.retrieve_key(b"kf")?, &file_aad, b"FileMetaData", &mut file)?;
+//!
+//! // Reader: modules one after another, each from the start of the rest of the input.
+//! let mut plaintext = Vec::new();
+//! let used = column.decrypt(header, &file, &mut plaintext)?;
+//! column.decrypt(page, &file[used..], &mut plaintext)?;
+//! assert_eq!(plaintext, b"page headerpage data");
+//! let footer = decrypt_footer(&keys.retrieve_key(b"kf")?, &file_aad, &file[footer_start..])?;
+//! assert_eq!(footer, b"FileMetaData");
+//!
+//! // A wrong key does not give garbage: it gives an error.
+//! let wrong = Key::try_new(b"1234567890123451")?;
+//! assert_eq!(
+//!     decrypt_footer(&wrong, &file_aad, &file[footer_start..]),
+//!     Err(Error::Authentication { module: ModuleType::Footer }),
+//! );
+//! # Ok::<(), parquet_crypto::Error>(())
+//! ```
+//!
+//! # Wire format
+//!
+//! ```text
+//! GCM module   := length: u32 LE (= 12 + n + 16), nonce: 12 bytes, ciphertext: n bytes,
+//!                 tag: 16 bytes
+//! CTR module   := length: u32 LE (= 12 + n), nonce: 12 bytes, ciphertext: n bytes
+//! CTR IV       := nonce, counter: u32 BE starting at 1 (0x00 0x00 0x00 0x01)
+//! module AAD   := AAD prefix, aad_file_unique, module type: u8,
+//!                 [row group ordinal: i16 LE, column ordinal: i16 LE, [page ordinal: i16 LE]]
+//! signature    := nonce: 12 bytes, tag: 16 bytes   (GCM of the plaintext footer, AAD of
+//!                                                   the Footer module)
+//! ```
+//!
+//! | module                 | type | row group | column | page | `AES_GCM_CTR_V1` |
+//! |------------------------|------|-----------|--------|------|------------------|
+//! | `Footer`               | 0    | no        | no     | no   | GCM              |
+//! | `ColumnMetaData`       | 1    | yes       | yes    | no   | GCM              |
+//! | `DataPage`             | 2    | yes       | yes    | yes  | CTR              |
+//! | `DictionaryPage`       | 3    | yes       | yes    | no   | CTR              |
+//! | `DataPageHeader`       | 4    | yes       | yes    | yes  | GCM              |
+//! | `DictionaryPageHeader` | 5    | yes       | yes    | no   | GCM              |
+//! | `ColumnIndex`          | 6    | yes       | yes    | no   | GCM              |
+//! | `OffsetIndex`          | 7    | yes       | yes    | no   | GCM              |
+//! | `BloomFilterHeader`    | 8    | yes       | yes    | no   | GCM              |
+//! | `BloomFilterBitset`    | 9    | yes       | yes    | no   | GCM              |
+//!
+//! Under `AES_GCM_V1` every module is GCM. The page ordinal counts the data pages of a
+//! column chunk from 0, the dictionary page not included.
+//!
+//! # Errors and panics
+//!
+//! Every fallible operation returns this crate's [`Error`]: malformed framing (a module
+//! shorter than its length field says, a length below the framing overhead) and limits
+//! (ordinals above [`MAX_ORDINAL`], modules over 4 GiB) are the [`parquet_core::Error`]
+//! cases, wrapped; a GCM tag or footer signature that does not verify is
+//! [`Error::Authentication`]. Nothing panics on any input. Decryption checks a module's
+//! length field against the input before it allocates or decrypts, so a module cannot
+//! make it allocate more than the input's length, and it releases no plaintext of a GCM
+//! module whose tag fails: the caller's `Vec` or slice is left as it was.
+//!
+//! # Security notes
+//!
+//! - **Nonces.** Every encrypted module and every footer signature gets a fresh 12-byte
+//!   nonce from the operating system's random generator (the RBG-based construction of
+//!   NIST SP 800-38D, section 8.2.2, which the spec prescribes). Random 96-bit nonces stay
+//!   safe for up to 2^32 modules per key; a writer that encrypts more than that with one
+//!   key should rotate keys. There is no way to pass a nonce in.
+//! - **CTR modules are not authenticated.** Under `AES_GCM_CTR_V1` page bodies carry no
+//!   tag, so [`ModuleCipher::decrypt`] of a page cannot tell a wrong key or altered page
+//!   bytes from the real thing: it returns garbage, not an error. In the file format the
+//!   integrity of such a file rests on its GCM modules, which this crate does check: each
+//!   page is read through its page header, a GCM module under the same column key whose
+//!   AAD names the same row group, column and page, so a wrong key, or a page moved
+//!   together with its header, fails at the header; and the header holds the page's
+//!   sizes (and, if the writer set it, its CRC), which a reader should check against the
+//!   page. What CTR cannot catch is page bytes altered or replaced while their header
+//!   stays (a CRC in the header catches accidental damage, not a deliberate change: CRC32
+//!   is linear, like CTR); a reader that needs that guarantee should require `AES_GCM_V1`
+//!   files. Every GCM module, under either algorithm, is authenticated together with its
+//!   AAD: a module moved to another place in the file, or to another file, fails to
+//!   decrypt.
+//! - **Keys** are zeroed when dropped (the [`Key`] bytes and the expanded AES key
+//!   schedules), on a best-effort basis. Tags and signatures are compared in constant
+//!   time.
+//! - **Hardware.** The `aes` crate uses AES-NI (x86) or the `ARMv8` AES instructions when
+//!   the CPU has them, detected at run time, and GHASH uses carry-less multiplication
+//!   likewise; otherwise constant-time software implementations.
+//!
+//! # Features
+//!
+//! None. `#![forbid(unsafe_code)]`.
+#![forbid(unsafe_code)]
+
+mod aad;
+mod cipher;
+mod error;
+mod footer;
+mod key;
+mod module;
+
+pub use aad::{
+    AAD_FILE_UNIQUE_LEN, MAX_ORDINAL, Module, ModuleType, file_aad, new_aad_file_unique,
+};
+pub use cipher::{CTR_MODULE_OVERHEAD, GCM_MODULE_OVERHEAD, LENGTH_LEN, NONCE_LEN, TAG_LEN};
+pub use error::{Error, Result};
+pub use footer::{
+    FOOTER_SIGNATURE_LEN, decrypt_footer, encrypt_footer, sign_footer, verify_footer_signature,
+};
+pub use key::{FixedKey, Key, KeyMap, KeyRetriever};
+pub use module::{Algorithm, Decrypted, ModuleCipher};
+
+/// Fills `bytes` from the operating system's random generator.
+fn fill_random(bytes: &mut [u8]) -> Result<()> {
+    getrandom::fill(bytes).map_err(|error| Error::Random {
+        message: error.to_string(),
+    })
+}
+
+/// Whether `a` and `b` are equal, in time that depends on their lengths only.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    // Keep the compiler from turning the fold into an early exit.
+    core::hint::black_box(difference) == 0
+}
