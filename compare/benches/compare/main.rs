@@ -10,6 +10,7 @@ mod byte_stream_split;
 mod delta;
 mod dictionary;
 mod encoders;
+mod footer;
 mod plain;
 mod rle;
 
@@ -85,5 +86,6 @@ fn main() {
     delta::run(&mut bench);
     dictionary::run(&mut bench);
     encoders::run(&mut bench);
+    footer::run(&mut bench);
     println!("{}", table(&bench.rows));
 }
