@@ -7,6 +7,7 @@
 
 mod bitpack;
 mod byte_stream_split;
+mod crypto;
 mod delta;
 mod dictionary;
 mod encoders;
@@ -87,5 +88,6 @@ fn main() {
     dictionary::run(&mut bench);
     encoders::run(&mut bench);
     footer::run(&mut bench);
+    crypto::run(&mut bench);
     println!("{}", table(&bench.rows));
 }
