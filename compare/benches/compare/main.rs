@@ -7,6 +7,7 @@
 
 mod bitpack;
 mod byte_stream_split;
+mod compress;
 mod crypto;
 mod delta;
 mod dictionary;
@@ -88,6 +89,7 @@ fn main() {
     dictionary::run(&mut bench);
     encoders::run(&mut bench);
     footer::run(&mut bench);
+    compress::run(&mut bench);
     crypto::run(&mut bench);
     println!("{}", table(&bench.rows));
 }
