@@ -2,6 +2,10 @@
 //! after inserting "hello", "parquet", "bloom" and "filter". Run with `cargo xtask corpus`.
 
 use parquet_bloom::{Sbbf, sizing};
+use parquet_thrift::{
+    BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
+    SplitBlockAlgorithm, Uncompressed, XxHash,
+};
 use std::path::PathBuf;
 
 const INSERTED: [&str; 4] = ["hello", "parquet", "bloom", "filter"];
@@ -16,25 +20,30 @@ fn corpus_file(relative: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
-/// The file: a 16-byte thrift compact `BloomFilterHeader`, then the bitset. Returns the
-/// bitset, after checking the header's `numBytes`.
+/// The file: a thrift compact `BloomFilterHeader`, then the bitset. Returns the bitset,
+/// after checking the header: `numBytes` 1024, the split-block algorithm, xxHash64, no
+/// compression, and nothing after the bitset.
 fn bitset(file: &[u8]) -> &[u8] {
-    const HEADER_LEN: usize = 16;
-    assert_eq!(file.len(), HEADER_LEN + 1024, "header and bitset");
-    // Field 1 (`numBytes`, i32): header byte 0x15 (field id delta 1, type i32), then the
-    // zigzag varint of 1024 = ULEB128 of 2048 = 0x80 0x10.
-    assert_eq!(file[..3], [0x15, 0x80, 0x10], "numBytes = 1024");
-    // Fields 2, 3 and 4 (algorithm BLOCK, hash XXHASH, compression UNCOMPRESSED) are
-    // each a struct holding field 1, an empty struct; then the header's stop byte.
+    let (header, header_len) = BloomFilterHeader::read_from(file).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
-        file[3..HEADER_LEN],
-        [
-            0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x1c, 0x1c, 0x00, 0x00, 0x00
-        ],
-        "algorithm, hash and compression"
+        header,
+        BloomFilterHeader {
+            num_bytes: 1024,
+            algorithm: BloomFilterAlgorithm::Block(SplitBlockAlgorithm {}),
+            hash: BloomFilterHash::XxHash(XxHash {}),
+            compression: BloomFilterCompression::Uncompressed(Uncompressed {}),
+        }
     );
-    let num_bytes = Sbbf::validate_num_bytes(1024).unwrap_or_else(|e| panic!("{e}"));
-    &file[HEADER_LEN..HEADER_LEN + num_bytes]
+    // The header holds nothing else: written again, it gives back the same bytes.
+    let mut written = Vec::new();
+    header
+        .write_to(&mut written)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(written, file[..header_len], "header bytes");
+    let num_bytes =
+        Sbbf::validate_num_bytes(header.num_bytes.into()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(file.len(), header_len + num_bytes, "header and bitset");
+    &file[header_len..]
 }
 
 #[test]

@@ -1,28 +1,26 @@
 //! Real pages from `../shared/corpus`, run by `cargo xtask corpus` (which sets
 //! `PARQUET_KIT_CORPUS`); `cargo test` skips them.
 //!
-//! Parquet: every page of a file, found without the thrift crate. A small walker of the
-//! thrift compact protocol reads, from the footer's `FileMetaData`, each column chunk's
-//! `ColumnMetaData` (codec 4, `total_compressed_size` 7, `data_page_offset` 9,
-//! `dictionary_page_offset` 11); the chunk is a run of pages, each a `PageHeader`
-//! (type 1, `uncompressed_page_size` 2, `compressed_page_size` 3, and in the
-//! `DataPageHeaderV2` of field 8 the level lengths 5 and 6, which stay uncompressed, and
-//! `is_compressed` 7) followed by its body.
+//! Parquet: every page of a file, found with `parquet-thrift` (a dev-dependency only):
+//! the footer's `FileMetaData` gives each column chunk's `ColumnMetaData`, whose codec,
+//! offsets and `total_compressed_size` delimit a run of pages, each a `PageHeader` followed
+//! by its body. In a data page v2 the levels stay uncompressed ahead of the values, which
+//! are compressed unless `is_compressed` says otherwise.
 //!
 //! ORC: every compression chunk of every stripe, and the file metadata and footer. Each
 //! is a 3-byte little-endian header (`length * 2 + is_original`) and the chunk, which
 //! decompresses to at most the postscript's compression block size.
-// Test helpers outside `#[test]` fns; the walkers cast sizes they have just read.
+// Test helpers outside `#[test]` fns; they cast sizes they have just read.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap
+    clippy::cast_possible_truncation
 )]
 
 use std::path::PathBuf;
 
 use parquet_compress::{Codec, Decompressor};
+use parquet_thrift::{ColumnMetaData, FileMetaData, PageHeader, PageType};
 
 fn corpus() -> PathBuf {
     let dir = std::env::var_os("PARQUET_KIT_CORPUS")
@@ -35,253 +33,151 @@ fn read(path: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// A cursor over the thrift compact protocol, enough to find a few fields.
-struct Thrift<'a> {
-    data: &'a [u8],
-    pos: usize,
+/// The footer of a Parquet file: the `FileMetaData` before the last 8 bytes (its 4-byte
+/// little-endian length and "PAR1"), which it must fill exactly.
+fn footer(file: &[u8]) -> FileMetaData<'_> {
+    assert_eq!(file[..4], *b"PAR1", "leading magic");
+    let (rest, tail) = file.split_at(file.len() - 8);
+    assert_eq!(tail[4..], *b"PAR1", "trailing magic");
+    let len = u32::from_le_bytes(tail[..4].try_into().unwrap()) as usize;
+    let (metadata, used) = FileMetaData::read_from(&rest[rest.len() - len..])
+        .unwrap_or_else(|e| panic!("footer: {e}"));
+    assert_eq!(used, len, "the footer is one FileMetaData");
+    metadata
 }
 
-impl Thrift<'_> {
-    fn byte(&mut self) -> u8 {
-        self.pos += 1;
-        self.data[self.pos - 1]
-    }
-
-    fn varint(&mut self) -> u64 {
-        let mut value = 0;
-        for shift in (0..64).step_by(7) {
-            let byte = self.byte();
-            value |= u64::from(byte & 0x7f) << shift;
-            if byte < 0x80 {
-                break;
-            }
-        }
-        value
-    }
-
-    fn i64(&mut self) -> i64 {
-        let n = self.varint();
-        (n >> 1) as i64 ^ -((n & 1) as i64)
-    }
-
-    fn i32(&mut self) -> i32 {
-        i32::try_from(self.i64()).unwrap()
-    }
-
-    /// Calls `element` for each element of a list.
-    fn list(&mut self, element: &mut dyn FnMut(&mut Self)) {
-        let header = self.byte();
-        let len = match header >> 4 {
-            15 => self.varint() as usize,
-            n => usize::from(n),
-        };
-        for _ in 0..len {
-            element(self);
-        }
-    }
-
-    /// Calls `field(self, id, type)` for each field of a struct; it returns whether it
-    /// read the value, which is skipped otherwise.
-    fn walk(&mut self, field: &mut dyn FnMut(&mut Self, i16, u8) -> bool) {
-        let mut id = 0_i16;
-        loop {
-            let header = self.byte();
-            if header == 0 {
-                return;
-            }
-            let delta = i16::from(header >> 4);
-            id = if delta == 0 {
-                self.i32() as i16
-            } else {
-                id + delta
-            };
-            let kind = header & 0x0f;
-            if !field(self, id, kind) {
-                self.skip(kind);
-            }
-        }
-    }
-
-    fn skip(&mut self, kind: u8) {
-        match kind {
-            1 | 2 => {}
-            3 => self.pos += 1,
-            4..=6 => {
-                self.varint();
-            }
-            7 => self.pos += 8,
-            8 => {
-                let len = self.varint() as usize;
-                self.pos += len;
-            }
-            9 | 10 => {
-                let header = self.byte();
-                let len = match header >> 4 {
-                    15 => self.varint() as usize,
-                    n => usize::from(n),
-                };
-                for _ in 0..len {
-                    self.skip_element(header & 0x0f);
-                }
-            }
-            11 => {
-                let len = self.varint() as usize;
-                if len > 0 {
-                    let kinds = self.byte();
-                    for _ in 0..len {
-                        self.skip_element(kinds >> 4);
-                        self.skip_element(kinds & 0x0f);
-                    }
-                }
-            }
-            12 => self.walk(&mut |_, _, _| false),
-            _ => panic!("thrift type {kind} at {}", self.pos),
-        }
-    }
-
-    /// In lists, sets and maps a boolean takes a byte.
-    fn skip_element(&mut self, kind: u8) {
-        if kind == 1 || kind == 2 {
-            self.pos += 1;
-        } else {
-            self.skip(kind);
-        }
-    }
+/// A page of a column chunk: where its header starts, the header and its length, and the
+/// body as stored.
+struct Page<'a> {
+    offset: usize,
+    header: PageHeader<'a>,
+    header_len: usize,
+    body: &'a [u8],
 }
 
-#[derive(Debug, Default)]
-struct PageHeader {
-    kind: i32,
-    uncompressed: usize,
-    compressed: usize,
-    /// Bytes of uncompressed levels before the compressed values (data page v2).
-    levels: usize,
-    is_compressed: bool,
-}
-
-fn page_header(data: &[u8], pos: usize) -> (PageHeader, usize) {
-    let mut thrift = Thrift { data, pos };
-    let mut header = PageHeader {
-        is_compressed: true,
-        ..PageHeader::default()
-    };
-    thrift.walk(&mut |t, id, _| {
-        match id {
-            1 => header.kind = t.i32(),
-            2 => header.uncompressed = usize::try_from(t.i32()).unwrap(),
-            3 => header.compressed = usize::try_from(t.i32()).unwrap(),
-            8 => t.walk(&mut |t, id, kind| match id {
-                5 | 6 => {
-                    header.levels += usize::try_from(t.i32()).unwrap();
-                    true
-                }
-                7 => {
-                    header.is_compressed = kind == 1;
-                    true
-                }
-                _ => false,
-            }),
-            _ => return false,
-        }
-        true
-    });
-    (header, thrift.pos)
-}
-
-/// The column chunks of a Parquet file: (start, length, codec).
-fn column_chunks(file: &[u8]) -> Vec<(usize, usize, Codec)> {
-    let footer_len = u32::from_le_bytes(file[file.len() - 8..file.len() - 4].try_into().unwrap());
-    let mut thrift = Thrift {
-        data: file,
-        pos: file.len() - 8 - footer_len as usize,
-    };
-    let mut chunks = Vec::new();
-    // FileMetaData.row_groups (4) -> RowGroup.columns (1) -> ColumnChunk.meta_data (3).
-    thrift.walk(&mut |t, id, _| {
-        id == 4 && {
-            t.list(&mut |t| {
-                t.walk(&mut |t, id, _| {
-                    id == 1 && {
-                        t.list(&mut |t| {
-                            t.walk(&mut |t, id, _| {
-                                id == 3 && {
-                                    chunks.push(column_meta_data(t));
-                                    true
-                                }
-                            });
-                        });
-                        true
-                    }
-                });
-            });
-            true
-        }
-    });
-    chunks
-}
-
-fn column_meta_data(t: &mut Thrift<'_>) -> (usize, usize, Codec) {
-    let (mut codec, mut len, mut data, mut dictionary) = (0, 0, 0, None);
-    t.walk(&mut |t, id, _| {
-        match id {
-            4 => codec = t.i32(),
-            7 => len = t.i64(),
-            9 => data = t.i64(),
-            11 => dictionary = Some(t.i64()),
-            _ => return false,
-        }
-        true
-    });
-    let start = dictionary.filter(|&d| d > 0).unwrap_or(data);
-    (
-        usize::try_from(start).unwrap(),
-        usize::try_from(len).unwrap(),
-        Codec::from_parquet(codec).unwrap(),
-    )
-}
-
-/// Decompresses every page of a Parquet file, whose column chunks must all use
-/// `codec`; returns the pages (for v2 pages, the levels then the values) and their
-/// headers.
-fn parquet_pages(path: &str, codec: Codec) -> Vec<(PageHeader, Vec<u8>)> {
-    let file = read(path);
-    assert_eq!(file[..4], *b"PAR1", "{path}");
-    let mut decompressor = Decompressor::new();
+/// The pages of a column chunk: from its first page (the dictionary page if it has one;
+/// some writers put 0 for "none") to the end of its `total_compressed_size`, which the
+/// pages must fill exactly.
+fn pages<'a>(file: &'a [u8], meta: &ColumnMetaData<'_>) -> Vec<Page<'a>> {
+    let start = meta
+        .dictionary_page_offset
+        .filter(|&offset| offset > 0)
+        .unwrap_or(meta.data_page_offset);
+    let start = usize::try_from(start).unwrap();
+    let end = start + usize::try_from(meta.total_compressed_size).unwrap();
     let mut pages = Vec::new();
-    let chunks = column_chunks(&file);
-    assert!(!chunks.is_empty(), "{path}");
-    for (start, len, chunk_codec) in chunks {
-        assert_eq!(chunk_codec, codec, "{path}");
-        let mut pos = start;
-        while pos < start + len {
-            let (header, body_start) = page_header(&file, pos);
-            assert!(
-                (0..=3).contains(&header.kind),
-                "{path}: page type {}",
-                header.kind
-            );
-            let body = &file[body_start..body_start + header.compressed];
-            let mut page = body[..header.levels].to_vec();
-            let values = &body[header.levels..];
-            let values_len = header.uncompressed - header.levels;
-            if header.is_compressed {
-                decompressor
-                    .decompress(codec, values, values_len, &mut page)
-                    .unwrap_or_else(|e| panic!("{path}: page at {pos}: {e}"));
-            } else {
-                page.extend_from_slice(values);
-            }
-            assert_eq!(page.len(), header.uncompressed);
-            pages.push((header, page));
-            pos = body_start + body.len();
-        }
-        assert_eq!(
-            pos,
-            start + len,
-            "{path}: pages end where the column chunk ends"
-        );
+    let mut pos = start;
+    while pos < end {
+        let (header, len) = PageHeader::read_from(&file[pos..end])
+            .unwrap_or_else(|e| panic!("page header at {pos}: {e}"));
+        let body_start = pos + len;
+        let body_len = usize::try_from(header.compressed_page_size).unwrap();
+        let body = &file[body_start..body_start + body_len];
+        pages.push(Page {
+            offset: pos,
+            header,
+            header_len: len,
+            body,
+        });
+        pos = body_start + body_len;
     }
+    assert_eq!(pos, end, "pages end where the column chunk ends");
     pages
+}
+
+/// The bytes of uncompressed levels ahead of the values of a page (data page v2 only),
+/// and whether the values are compressed.
+fn levels(header: &PageHeader<'_>) -> (usize, bool) {
+    header.data_page_header_v2.as_ref().map_or((0, true), |v2| {
+        let levels = v2.definition_levels_byte_length + v2.repetition_levels_byte_length;
+        (
+            usize::try_from(levels).unwrap(),
+            v2.is_compressed.unwrap_or(true),
+        )
+    })
+}
+
+/// The number of values of a data page, or `None` for another kind of page. The page's
+/// type must match the header it carries.
+fn data_page_values(header: &PageHeader<'_>) -> Option<i64> {
+    match header.type_ {
+        PageType::DATA_PAGE => Some(header.data_page_header.as_ref().unwrap().num_values),
+        PageType::DATA_PAGE_V2 => Some(header.data_page_header_v2.as_ref().unwrap().num_values),
+        PageType::DICTIONARY_PAGE => {
+            assert!(header.dictionary_page_header.is_some());
+            None
+        }
+        other => panic!("page type {}", other.0),
+    }
+    .map(i64::from)
+}
+
+/// A Parquet file, decompressed: the rows its footer records, and every page (for v2 pages,
+/// the levels then the values) with its header.
+struct Decompressed {
+    num_rows: i64,
+    pages: Vec<(PageHeader<'static>, Vec<u8>)>,
+}
+
+/// Decompresses every page of a Parquet file, whose column chunks must all use `codec`.
+/// Checks on the way that each chunk has a dictionary page first or none, that its data
+/// pages hold its `num_values` and that its page headers and uncompressed pages add up to
+/// its `total_uncompressed_size`; and that the row groups hold the file's rows.
+fn parquet_pages(path: &str, codec: Codec) -> Decompressed {
+    let file = read(path);
+    let metadata = footer(&file);
+    assert!(!metadata.row_groups.is_empty(), "{path}");
+    assert_eq!(
+        metadata.row_groups.iter().map(|g| g.num_rows).sum::<i64>(),
+        metadata.num_rows,
+        "{path}: rows of the row groups"
+    );
+    let mut decompressor = Decompressor::new();
+    let mut out = Vec::new();
+    for (g, row_group) in metadata.row_groups.iter().enumerate() {
+        assert!(!row_group.columns.is_empty(), "{path}");
+        for (c, chunk) in row_group.columns.iter().enumerate() {
+            let what = format!("{path}, row group {g}, column {c}");
+            let meta = chunk.meta_data.as_ref().expect("meta_data");
+            assert_eq!(Codec::from_parquet(meta.codec.0), Ok(codec), "{what}");
+            let (mut values, mut uncompressed_size) = (0, 0);
+            for (i, page) in pages(&file, meta).into_iter().enumerate() {
+                let Page {
+                    offset,
+                    header,
+                    header_len,
+                    body,
+                } = page;
+                match data_page_values(&header) {
+                    Some(n) => values += n,
+                    None => assert_eq!(i, 0, "{what}: a dictionary page comes first"),
+                }
+                let (levels, compressed) = levels(&header);
+                let uncompressed = usize::try_from(header.uncompressed_page_size).unwrap();
+                uncompressed_size += header_len + uncompressed;
+                let mut page = body[..levels].to_vec();
+                if compressed {
+                    decompressor
+                        .decompress(codec, &body[levels..], uncompressed - levels, &mut page)
+                        .unwrap_or_else(|e| panic!("{what}: page at {offset}: {e}"));
+                } else {
+                    page.extend_from_slice(&body[levels..]);
+                }
+                assert_eq!(page.len(), uncompressed, "{what}: page at {offset}");
+                out.push((header.into_owned(), page));
+            }
+            assert_eq!(values, meta.num_values, "{what}: values of the data pages");
+            assert_eq!(
+                i64::try_from(uncompressed_size).unwrap(),
+                meta.total_uncompressed_size,
+                "{what}: total_uncompressed_size"
+            );
+        }
+    }
+    Decompressed {
+        num_rows: metadata.num_rows,
+        pages: out,
+    }
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
@@ -290,8 +186,13 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 
 /// The four rows of the LZ4 files of parquet-testing: c0 INT64 1593604800 and
 /// 1593604801, c1 BYTE_ARRAY "abc" and "def", v11 DOUBLE 42.0, 7.7 and 42.125.
-fn has_the_lz4_files_rows(pages: &[(PageHeader, Vec<u8>)]) {
-    let all: Vec<u8> = pages.iter().flat_map(|(_, page)| page.clone()).collect();
+fn has_the_lz4_files_rows(file: &Decompressed) {
+    assert_eq!(file.num_rows, 4);
+    let all: Vec<u8> = file
+        .pages
+        .iter()
+        .flat_map(|(_, page)| page.clone())
+        .collect();
     for needle in [
         &1_593_604_800_i64.to_le_bytes()[..],
         &1_593_604_801_i64.to_le_bytes(),
@@ -305,63 +206,66 @@ fn has_the_lz4_files_rows(pages: &[(PageHeader, Vec<u8>)]) {
     }
 }
 
+/// Whether the first page of a Parquet file's first column chunk has a body that opens
+/// with a Hadoop LZ4 block header: the page's uncompressed size, big-endian.
+fn first_page_has_hadoop_framing(path: &str) -> bool {
+    let file = read(path);
+    let metadata = footer(&file);
+    let meta = metadata.row_groups[0].columns[0]
+        .meta_data
+        .as_ref()
+        .unwrap();
+    let pages = pages(&file, meta);
+    let page = &pages[0];
+    u32::from_be_bytes(page.body[..4].try_into().unwrap())
+        == u32::try_from(page.header.uncompressed_page_size).unwrap()
+}
+
 #[test]
 #[ignore = "needs ../shared/corpus: cargo xtask corpus"]
 fn hadoop_lz4() {
-    let file = read("parquet-testing/data/hadoop_lz4_compressed.parquet");
+    let path = "parquet-testing/data/hadoop_lz4_compressed.parquet";
     // Its first page's body starts with a Hadoop block header: the page's size.
-    let (header, body) = page_header(&file, 4);
-    assert_eq!(
-        u32::from_be_bytes(file[body..body + 4].try_into().unwrap()) as usize,
-        header.uncompressed
-    );
-    let pages = parquet_pages(
-        "parquet-testing/data/hadoop_lz4_compressed.parquet",
-        Codec::Lz4,
-    );
-    assert_eq!(pages.len(), 6);
-    has_the_lz4_files_rows(&pages);
+    assert!(first_page_has_hadoop_framing(path));
+    let file = parquet_pages(path, Codec::Lz4);
+    assert_eq!(file.pages.len(), 6);
+    has_the_lz4_files_rows(&file);
 }
 
 #[test]
 #[ignore = "needs ../shared/corpus: cargo xtask corpus"]
 fn non_hadoop_lz4_falls_back_to_a_bare_block() {
-    let file = read("parquet-testing/data/non_hadoop_lz4_compressed.parquet");
+    let path = "parquet-testing/data/non_hadoop_lz4_compressed.parquet";
     // Its first page's body is a bare LZ4 block, not Hadoop framing.
-    let (header, body) = page_header(&file, 4);
-    assert_ne!(
-        u32::from_be_bytes(file[body..body + 4].try_into().unwrap()) as usize,
-        header.uncompressed
-    );
-    let pages = parquet_pages(
-        "parquet-testing/data/non_hadoop_lz4_compressed.parquet",
-        Codec::Lz4,
-    );
-    has_the_lz4_files_rows(&pages);
+    assert!(!first_page_has_hadoop_framing(path));
+    has_the_lz4_files_rows(&parquet_pages(path, Codec::Lz4));
 }
 
 #[test]
 #[ignore = "needs ../shared/corpus: cargo xtask corpus"]
 fn lz4_raw() {
-    let pages = parquet_pages(
+    let file = parquet_pages(
         "parquet-testing/data/lz4_raw_compressed.parquet",
         Codec::Lz4Raw,
     );
-    has_the_lz4_files_rows(&pages);
+    has_the_lz4_files_rows(&file);
 }
 
 #[test]
 #[ignore = "needs ../shared/corpus: cargo xtask corpus"]
 fn concatenated_gzip_members() {
-    let pages = parquet_pages(
+    let file = parquet_pages(
         "parquet-testing/data/concatenated_gzip_members.parquet",
         Codec::Gzip,
     );
-    assert_eq!(pages.len(), 1);
-    let (header, page) = &pages[0];
-    assert_eq!(header.kind, 3, "a data page v2");
+    assert_eq!(file.num_rows, 513);
+    assert_eq!(file.pages.len(), 1);
+    let (header, page) = &file.pages[0];
+    assert_eq!(header.type_, PageType::DATA_PAGE_V2);
+    let v2 = header.data_page_header_v2.as_ref().unwrap();
+    assert_eq!((v2.num_values, v2.num_nulls, v2.num_rows), (513, 0, 513));
     // 513 UINT64 values, 1 to 513, after the levels.
-    let values = &page[header.levels..];
+    let values = &page[levels(header).0..];
     assert_eq!(values.len(), 513 * 8);
     let expected: Vec<u8> = (1..=513_u64).flat_map(u64::to_le_bytes).collect();
     assert_eq!(values, expected);
@@ -380,14 +284,14 @@ fn snappy_and_zstd_files() {
         // Its one data page v2 has no bytes to decompress at all.
         "datapage_v2_empty_datapage.snappy.parquet",
     ] {
-        let pages = parquet_pages(&format!("parquet-testing/data/{path}"), Codec::Snappy);
-        assert!(!pages.is_empty(), "{path}");
+        let file = parquet_pages(&format!("parquet-testing/data/{path}"), Codec::Snappy);
+        assert!(!file.pages.is_empty(), "{path}");
     }
-    let pages = parquet_pages(
+    let file = parquet_pages(
         "parquet-testing/data/byte_stream_split.zstd.parquet",
         Codec::Zstd,
     );
-    assert!(!pages.is_empty());
+    assert!(!file.pages.is_empty());
 }
 
 /// Reads a protobuf message's top-level fields: (field number, varint value or
