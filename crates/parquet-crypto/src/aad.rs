@@ -27,12 +27,20 @@ use std::fmt;
 /// `i16`, and negative ordinals do not exist.
 pub const MAX_ORDINAL: usize = 32_767;
 
+const _: () = assert!(
+    (MAX_ORDINAL + 1).is_power_of_two(),
+    "Module::try_suffix checks an OR"
+);
+
 /// The length of the `aad_file_unique` this crate generates ([`new_aad_file_unique`]), the
 /// length parquet-java and Arrow C++ use too.
 pub const AAD_FILE_UNIQUE_LEN: usize = 8;
 
 /// The longest AAD suffix: module type and three ordinals.
 const MAX_SUFFIX_LEN: usize = 7;
+
+/// The bytes a [`Suffix`] is kept in: [`MAX_SUFFIX_LEN`], rounded up to a `u64`.
+const SUFFIX_BYTES: usize = 8;
 
 /// The kinds of module, with the module type byte of their AAD as discriminant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -231,29 +239,70 @@ impl Module {
     }
 
     /// The AAD suffix: module type, then the ordinals this module type has.
-    fn suffix(self) -> Result<Suffix> {
-        let mut suffix = Suffix {
-            bytes: [0; MAX_SUFFIX_LEN],
-            len: 1,
+    #[inline]
+    pub(crate) fn suffix(self) -> Result<Suffix> {
+        self.try_suffix().ok_or_else(|| self.ordinal_error())
+    }
+
+    /// [`suffix`](Self::suffix), `None` for an ordinal above [`MAX_ORDINAL`]: small
+    /// enough to come back in registers.
+    #[inline]
+    fn try_suffix(self) -> Option<Suffix> {
+        let ([r, c, p], count) = match self {
+            Self::Footer => ([0; 3], 0_usize),
+            Self::DataPage {
+                row_group,
+                column,
+                page,
+            }
+            | Self::DataPageHeader {
+                row_group,
+                column,
+                page,
+            } => ([row_group, column, page], 3),
+            Self::ColumnMetaData { row_group, column }
+            | Self::DictionaryPage { row_group, column }
+            | Self::DictionaryPageHeader { row_group, column }
+            | Self::ColumnIndex { row_group, column }
+            | Self::OffsetIndex { row_group, column }
+            | Self::BloomFilterHeader { row_group, column }
+            | Self::BloomFilterBitset { row_group, column } => ([row_group, column, 0], 2),
         };
-        suffix.bytes[0] = self.module_type().as_u8();
+        // MAX_ORDINAL is 2^15 - 1: all three are at most that if their OR is.
+        if r | c | p > MAX_ORDINAL {
+            return None;
+        }
+        // Each ordinal an i16 of at most MAX_ORDINAL, little-endian: its two low bytes,
+        // packed after the type byte into a little-endian u64 (an absent one is 0 and
+        // falls outside `len`). The length goes in the top byte, which no suffix reaches.
+        let len = 1 + 2 * count;
+        Some(Suffix(
+            u64::from(self.module_type().as_u8())
+                | (r as u64) << 8
+                | (c as u64) << 24
+                | (p as u64) << 40
+                | (len as u64) << 56,
+        ))
+    }
+
+    /// The error for the first ordinal above [`MAX_ORDINAL`].
+    #[cold]
+    fn ordinal_error(self) -> crate::Error {
         let (row_group, column, page) = self.ordinals();
-        for (what, ordinal) in [
+        let (what, ordinal) = [
             ("row group ordinal", row_group),
             ("column ordinal", column),
             ("page ordinal", page),
-        ] {
-            let Some(ordinal) = ordinal else { continue };
-            let ordinal =
-                i16::try_from(ordinal).map_err(|_| parquet_core::Error::LimitExceeded {
-                    what,
-                    requested: ordinal as u64,
-                    limit: MAX_ORDINAL as u64,
-                })?;
-            suffix.bytes[suffix.len..suffix.len + 2].copy_from_slice(&ordinal.to_le_bytes());
-            suffix.len += 2;
+        ]
+        .into_iter()
+        .find_map(|(what, ordinal)| Some((what, ordinal.filter(|&o| o > MAX_ORDINAL)?)))
+        .unwrap_or(("ordinal", 0));
+        parquet_core::Error::LimitExceeded {
+            what,
+            requested: ordinal as u64,
+            limit: MAX_ORDINAL as u64,
         }
-        Ok(suffix)
+        .into()
     }
 
     /// Appends this module's AAD, `file_aad` followed by the AAD suffix, to `out`.
@@ -265,7 +314,7 @@ impl Module {
     pub fn write_aad(self, file_aad: &[u8], out: &mut Vec<u8>) -> Result<()> {
         let suffix = self.suffix()?;
         out.extend_from_slice(file_aad);
-        out.extend_from_slice(suffix.as_slice());
+        out.extend_from_slice(&suffix.bytes()[..suffix.len()]);
         Ok(())
     }
 
@@ -280,23 +329,9 @@ impl Module {
         Ok(aad)
     }
 
-    /// Calls `f` with this module's AAD, built on the stack when it is short (as it is
-    /// for an AAD prefix of up to 49 bytes and an 8-byte `aad_file_unique`).
-    pub(crate) fn with_aad<R>(self, file_aad: &[u8], f: impl FnOnce(&[u8]) -> R) -> Result<R> {
-        const STACK: usize = 64;
-        let suffix = self.suffix()?;
-        let len = file_aad.len() + suffix.len;
-        if len <= STACK {
-            let mut aad = [0; STACK];
-            aad[..file_aad.len()].copy_from_slice(file_aad);
-            aad[file_aad.len()..len].copy_from_slice(suffix.as_slice());
-            Ok(f(&aad[..len]))
-        } else {
-            let mut aad = Vec::with_capacity(len);
-            aad.extend_from_slice(file_aad);
-            aad.extend_from_slice(suffix.as_slice());
-            Ok(f(&aad))
-        }
+    /// Checks the ordinals, as building the AAD would: for CTR modules, which have none.
+    pub(crate) fn check_ordinals(self) -> Result<()> {
+        self.suffix().map(drop)
     }
 }
 
@@ -315,15 +350,89 @@ impl fmt::Display for Module {
     }
 }
 
-/// An AAD suffix: at most [`MAX_SUFFIX_LEN`] bytes.
-struct Suffix {
-    bytes: [u8; MAX_SUFFIX_LEN],
-    len: usize,
-}
+/// An AAD suffix of at most [`MAX_SUFFIX_LEN`] bytes, in the low bytes of a little-endian
+/// `u64` whose top byte is the length: one register.
+#[derive(Clone, Copy)]
+pub(crate) struct Suffix(u64);
 
 impl Suffix {
-    fn as_slice(&self) -> &[u8] {
-        &self.bytes[..self.len]
+    fn len(self) -> usize {
+        (self.0 >> 56) as usize
+    }
+
+    /// The suffix, then its length and zeros: only the first [`len`](Self::len) count.
+    fn bytes(self) -> [u8; SUFFIX_BYTES] {
+        self.0.to_le_bytes()
+    }
+}
+
+/// The file AAD of a [`ModuleCipher`](crate::ModuleCipher), and what each module's AAD is
+/// built on: every module's AAD is the file AAD followed by a suffix of at most 7 bytes.
+#[derive(Clone)]
+pub(crate) struct FileAad {
+    bytes: Box<[u8]>,
+    /// `bytes` followed by zeros, when the longest module AAD fits: each module's AAD is
+    /// then a copy of this fixed-size array with the suffix written in, on the stack.
+    inline: Option<[u8; INLINE_AAD]>,
+}
+
+/// The inline copy of a file AAD, and the longest module AAD built from it: enough for
+/// an AAD prefix of up to 48 bytes and an 8-byte `aad_file_unique`.
+const INLINE_AAD: usize = 64;
+
+/// The longest module AAD built on the stack from the file AAD's bytes; a longer one is
+/// built on the heap, one allocation per module.
+const STACK_AAD: usize = 256;
+
+impl FileAad {
+    pub(crate) fn new(file_aad: &[u8]) -> Self {
+        let inline = (file_aad.len() + SUFFIX_BYTES <= INLINE_AAD).then(|| {
+            let mut inline = [0; INLINE_AAD];
+            inline[..file_aad.len()].copy_from_slice(file_aad);
+            inline
+        });
+        Self {
+            bytes: file_aad.into(),
+            inline,
+        }
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Calls `f` with a module's AAD: this file AAD followed by the module's `suffix`
+    /// (see [`Module::suffix`]).
+    #[inline]
+    pub(crate) fn with_aad<R>(&self, suffix: Suffix, f: impl FnOnce(&[u8]) -> R) -> R {
+        let prefix = self.bytes.len();
+        let len = prefix + suffix.len();
+        if let Some(inline) = &self.inline {
+            let mut aad = *inline;
+            aad[prefix..prefix + SUFFIX_BYTES].copy_from_slice(&suffix.bytes());
+            f(&aad[..len])
+        } else {
+            self.with_long_aad(suffix, f)
+        }
+    }
+
+    /// [`with_aad`](Self::with_aad) for a file AAD too long to be kept inline: out of
+    /// line, so that the short case's stack frame stays small.
+    #[inline(never)]
+    fn with_long_aad<R>(&self, suffix: Suffix, f: impl FnOnce(&[u8]) -> R) -> R {
+        let prefix = self.bytes.len();
+        let len = prefix + suffix.len();
+        if len <= STACK_AAD {
+            let mut aad = [0; STACK_AAD];
+            aad[..prefix].copy_from_slice(&self.bytes);
+            aad[prefix..len].copy_from_slice(&suffix.bytes()[..suffix.len()]);
+            f(&aad[..len])
+        } else {
+            let mut aad = Vec::with_capacity(len);
+            aad.extend_from_slice(&self.bytes);
+            aad.extend_from_slice(&suffix.bytes()[..suffix.len()]);
+            f(&aad)
+        }
     }
 }
 

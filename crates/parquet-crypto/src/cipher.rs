@@ -7,6 +7,18 @@
 //! CTR module := length: u32 LE (= 12 + n), nonce: 12 bytes, ciphertext: n bytes
 //! CTR IV     := nonce, 0x00 0x00 0x00 0x01   (a 32-bit big-endian counter starting at 1)
 //! ```
+//!
+//! GCM runs on one of two backends, chosen per key when the cipher is made ([`Backend`]):
+//! ring (feature `ring`; 128- and 256-bit keys), or `RustCrypto`'s `aes-gcm` (192-bit keys,
+//! and every key without the feature). CTR is always `RustCrypto`'s `ctr` over `aes`: ring
+//! has no raw CTR mode.
+//!
+//! The two differ in one way that shows here: ring works in place only, and writes the
+//! plaintext before it knows whether the tag verifies (it zeroes it when it does not),
+//! while `RustCrypto` checks the tag first and decrypts from one buffer into another. So
+//! with ring, decryption into a `Vec` appends the ciphertext and decrypts it there, and
+//! decryption into a caller's slice, which must be left as it was when the tag fails, goes
+//! through a scratch copy; with `RustCrypto`, both decrypt straight into the output.
 
 use crate::key::KeyBytes;
 use crate::{Error, Key, ModuleType, Result};
@@ -30,77 +42,214 @@ pub const GCM_MODULE_OVERHEAD: usize = LENGTH_LEN + NONCE_LEN + TAG_LEN;
 /// The bytes a CTR module adds to its plaintext: length and nonce.
 pub const CTR_MODULE_OVERHEAD: usize = LENGTH_LEN + NONCE_LEN;
 
-/// The keyed AES block cipher, once for GCM (with its GHASH key) and once for CTR.
-#[derive(Clone)]
-enum Keyed {
-    Aes128(Box<AesGcm<Aes128, U12>>, Box<Aes128>),
-    Aes192(Box<AesGcm<Aes192, U12>>, Box<Aes192>),
-    Aes256(Box<AesGcm<Aes256, U12>>, Box<Aes256>),
+#[cfg(feature = "ring")]
+mod ring_gcm;
+
+/// The implementations of AES-GCM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    /// ring (`BoringSSL`'s assembly, encryption and authentication fused in one pass): 128-
+    /// and 256-bit keys.
+    #[cfg(feature = "ring")]
+    Ring,
+    /// `RustCrypto`'s `aes-gcm` (AES-NI for CTR, then CLMUL for GHASH, in two passes):
+    /// every key size.
+    RustCrypto,
 }
 
-/// Runs `$body` with `$gcm` and `$aes` bound to the ciphers of whichever key size.
-macro_rules! with_keyed {
-    ($keyed:expr, |$gcm:ident, $aes:ident| $body:expr) => {
-        match $keyed {
-            Keyed::Aes128($gcm, $aes) => $body,
-            Keyed::Aes192($gcm, $aes) => $body,
-            Keyed::Aes256($gcm, $aes) => $body,
+impl Backend {
+    /// The backend a cipher uses when the key size leaves the choice.
+    #[cfg(feature = "ring")]
+    pub(crate) const PREFERRED: Self = Self::Ring;
+    /// The backend a cipher uses when the key size leaves the choice.
+    #[cfg(not(feature = "ring"))]
+    pub(crate) const PREFERRED: Self = Self::RustCrypto;
+
+    /// The name `Debug` shows.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            #[cfg(feature = "ring")]
+            Self::Ring => "ring",
+            Self::RustCrypto => "RustCrypto",
         }
-    };
+    }
 }
 
-/// AES with one key, expanded once, for GCM and CTR modules.
+/// AES-GCM with one key: the AES key schedule and the GHASH key, computed once.
 #[derive(Clone)]
-pub(crate) struct Cipher {
-    keyed: Keyed,
+enum Gcm {
+    #[cfg(feature = "ring")]
+    Ring(ring_gcm::RingGcm),
+    RustCrypto(RustCryptoGcm),
 }
 
-impl Cipher {
-    pub(crate) fn new(key: &Key) -> Self {
-        fn pair<C: KeyInit + Clone>(aes: C) -> (Box<AesGcm<C, U12>>, Box<C>)
-        where
-            AesGcm<C, U12>: From<C>,
+impl Gcm {
+    /// `backend` for a 128- or 256-bit key; `RustCrypto` for a 192-bit one.
+    fn new(key: &KeyBytes, backend: Backend) -> Self {
+        #[cfg(feature = "ring")]
+        if backend == Backend::Ring
+            && let Some(gcm) = ring_gcm::RingGcm::new(key)
         {
-            (Box::new(AesGcm::from(aes.clone())), Box::new(aes))
+            return Self::Ring(gcm);
         }
-        let keyed = match key.typed_bytes() {
-            KeyBytes::Aes128(bytes) => {
-                let (gcm, aes) = pair(Aes128::new(bytes.into()));
-                Keyed::Aes128(gcm, aes)
-            }
-            KeyBytes::Aes192(bytes) => {
-                let (gcm, aes) = pair(Aes192::new(bytes.into()));
-                Keyed::Aes192(gcm, aes)
-            }
-            KeyBytes::Aes256(bytes) => {
-                let (gcm, aes) = pair(Aes256::new(bytes.into()));
-                Keyed::Aes256(gcm, aes)
-            }
-        };
-        Self { keyed }
+        #[cfg(not(feature = "ring"))]
+        let Backend::RustCrypto = backend;
+        Self::RustCrypto(RustCryptoGcm::new(key))
     }
 
-    /// GCM-encrypts `plaintext` into `out` (of the same length) and returns the tag.
-    fn gcm_encrypt(
+    fn backend(&self) -> Backend {
+        match self {
+            #[cfg(feature = "ring")]
+            Self::Ring(_) => Backend::Ring,
+            Self::RustCrypto(_) => Backend::RustCrypto,
+        }
+    }
+
+    /// Encrypts `in_out` in place and returns the tag.
+    fn seal_in_place(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        in_out: &mut [u8],
+    ) -> Result<[u8; TAG_LEN]> {
+        match self {
+            #[cfg(feature = "ring")]
+            Self::Ring(gcm) => gcm.seal_in_place(nonce, aad, in_out),
+            Self::RustCrypto(gcm) => gcm.seal_in_place(nonce, aad, in_out),
+        }
+    }
+
+    /// Appends the ciphertext of `plaintext`, then its tag, to `out`. On error `out` may
+    /// have grown; the caller truncates it.
+    fn seal_append(
         &self,
         nonce: &[u8; NONCE_LEN],
         aad: &[u8],
         plaintext: &[u8],
-        out: &mut [u8],
-    ) -> Result<[u8; TAG_LEN]> {
-        let buffer = InOutBuf::new(plaintext, out).map_err(|_| internal_error())?;
-        let tag = with_keyed!(&self.keyed, |gcm, _aes| gcm.encrypt_inout_detached(
-            nonce.into(),
-            aad,
-            buffer
-        ))
-        .map_err(|_| internal_error())?;
-        Ok(tag.into())
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        match self {
+            #[cfg(feature = "ring")]
+            Self::Ring(gcm) => gcm.seal_append(nonce, aad, plaintext, out),
+            Self::RustCrypto(gcm) => gcm.seal_append(nonce, aad, plaintext, out),
+        }
     }
 
-    /// GCM-decrypts `ciphertext` into `out` (of the same length) if `tag` verifies;
-    /// otherwise leaves `out` untouched and returns `false`.
-    fn gcm_decrypt(
+    /// Appends the plaintext of `ciphertext` to `out` if `tag` verifies, and returns
+    /// whether it did; `out` keeps its length when it does not.
+    #[inline]
+    fn open_append(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8; TAG_LEN],
+        out: &mut Vec<u8>,
+    ) -> Result<bool> {
+        match self {
+            #[cfg(feature = "ring")]
+            Self::Ring(gcm) => Ok(gcm.open_append(nonce, aad, ciphertext, tag, out)),
+            Self::RustCrypto(gcm) => gcm.open_append(nonce, aad, ciphertext, tag, out),
+        }
+    }
+
+    /// Decrypts `ciphertext` into `out` (of the same length) if `tag` verifies, and returns
+    /// whether it did; `out` is not written to when it does not.
+    fn open(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8; TAG_LEN],
+        out: &mut [u8],
+    ) -> Result<bool> {
+        match self {
+            #[cfg(feature = "ring")]
+            Self::Ring(gcm) => Ok(gcm.open(nonce, aad, ciphertext, tag, out)),
+            Self::RustCrypto(gcm) => gcm.open(nonce, aad, ciphertext, tag, out),
+        }
+    }
+}
+
+/// `RustCrypto`'s AES-GCM, for each key size. It checks the tag before it decrypts, and
+/// decrypts from one buffer into another or in place.
+#[derive(Clone)]
+enum RustCryptoGcm {
+    Aes128(Box<AesGcm<Aes128, U12>>),
+    Aes192(Box<AesGcm<Aes192, U12>>),
+    Aes256(Box<AesGcm<Aes256, U12>>),
+}
+
+/// Runs `$body` with `$gcm` bound to the cipher of whichever key size.
+macro_rules! with_aes_gcm {
+    ($gcm_enum:expr, |$gcm:ident| $body:expr) => {
+        match $gcm_enum {
+            RustCryptoGcm::Aes128($gcm) => $body,
+            RustCryptoGcm::Aes192($gcm) => $body,
+            RustCryptoGcm::Aes256($gcm) => $body,
+        }
+    };
+}
+
+impl RustCryptoGcm {
+    fn new(key: &KeyBytes) -> Self {
+        match key {
+            KeyBytes::Aes128(bytes) => Self::Aes128(Box::new(AesGcm::new(bytes.into()))),
+            KeyBytes::Aes192(bytes) => Self::Aes192(Box::new(AesGcm::new(bytes.into()))),
+            KeyBytes::Aes256(bytes) => Self::Aes256(Box::new(AesGcm::new(bytes.into()))),
+        }
+    }
+
+    fn seal_in_place(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        in_out: &mut [u8],
+    ) -> Result<[u8; TAG_LEN]> {
+        with_aes_gcm!(self, |gcm| gcm
+            .encrypt_inout_detached(nonce.into(), aad, in_out.into())
+            .map(Into::into)
+            .map_err(|_| internal_error()))
+    }
+
+    /// Out of place, into zeros appended to `out`: a write of the output, where appending
+    /// the plaintext to encrypt it in place would read it too.
+    fn seal_append(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let start = out.len();
+        out.resize(start + plaintext.len(), 0);
+        let buffer = InOutBuf::new(plaintext, &mut out[start..]).map_err(|_| internal_error())?;
+        let tag = with_aes_gcm!(self, |gcm| gcm
+            .encrypt_inout_detached(nonce.into(), aad, buffer)
+            .map_err(|_| internal_error()))?;
+        out.extend_from_slice(&tag);
+        Ok(())
+    }
+
+    /// Out of place, as [`seal_append`](Self::seal_append).
+    fn open_append(
+        &self,
+        nonce: &[u8; NONCE_LEN],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8; TAG_LEN],
+        out: &mut Vec<u8>,
+    ) -> Result<bool> {
+        let start = out.len();
+        out.resize(start + ciphertext.len(), 0);
+        let verified = self.open(nonce, aad, ciphertext, tag, &mut out[start..]);
+        if !matches!(verified, Ok(true)) {
+            out.truncate(start);
+        }
+        verified
+    }
+
+    fn open(
         &self,
         nonce: &[u8; NONCE_LEN],
         aad: &[u8],
@@ -109,20 +258,82 @@ impl Cipher {
         out: &mut [u8],
     ) -> Result<bool> {
         let buffer = InOutBuf::new(ciphertext, out).map_err(|_| internal_error())?;
-        Ok(with_keyed!(&self.keyed, |gcm, _aes| gcm
+        Ok(with_aes_gcm!(self, |gcm| gcm
             .decrypt_inout_detached(nonce.into(), aad, buffer, tag.into())
             .is_ok()))
     }
+}
 
-    /// XORs `input` with the CTR keystream from `iv` into `out` (of the same length).
-    fn ctr_apply(&self, iv: &[u8; 16], input: &[u8], out: &mut [u8]) -> Result<()> {
-        let buffer = InOutBuf::new(input, out).map_err(|_| internal_error())?;
-        with_keyed!(&self.keyed, |_gcm, aes| {
-            let core = CtrCore::<_, Ctr32BE>::inner_iv_init(&**aes, iv.into());
+/// The AES block cipher, for CTR.
+#[derive(Clone)]
+enum Ctr {
+    Aes128(Box<Aes128>),
+    Aes192(Box<Aes192>),
+    Aes256(Box<Aes256>),
+}
+
+impl Ctr {
+    fn new(key: &KeyBytes) -> Self {
+        match key {
+            KeyBytes::Aes128(bytes) => Self::Aes128(Box::new(Aes128::new(bytes.into()))),
+            KeyBytes::Aes192(bytes) => Self::Aes192(Box::new(Aes192::new(bytes.into()))),
+            KeyBytes::Aes256(bytes) => Self::Aes256(Box::new(Aes256::new(bytes.into()))),
+        }
+    }
+
+    /// XORs the keystream from `iv` into `buffer`.
+    fn apply(&self, iv: &[u8; 16], buffer: InOutBuf<'_, '_, u8>) -> Result<()> {
+        fn apply<C>(aes: &C, iv: &[u8; 16], buffer: InOutBuf<'_, '_, u8>) -> Result<()>
+        where
+            C: aes::cipher::BlockCipherEncrypt<BlockSize = aes::cipher::consts::U16>,
+        {
+            let core = CtrCore::<_, Ctr32BE>::inner_iv_init(aes, iv.into());
             StreamCipherCoreWrapper::from_core(core)
                 .try_apply_keystream_inout(buffer)
                 .map_err(|_| internal_error())
-        })
+        }
+        match self {
+            Self::Aes128(aes) => apply(&**aes, iv, buffer),
+            Self::Aes192(aes) => apply(&**aes, iv, buffer),
+            Self::Aes256(aes) => apply(&**aes, iv, buffer),
+        }
+    }
+}
+
+/// AES with one key, expanded once, for GCM and (when asked for) CTR modules.
+#[derive(Clone)]
+pub(crate) struct Cipher {
+    gcm: Gcm,
+    /// Only for `AES_GCM_CTR_V1`.
+    ctr: Option<Ctr>,
+    bits: u32,
+}
+
+impl Cipher {
+    /// GCM with `key` on `backend` where the key size allows it (a 192-bit key is always
+    /// `RustCrypto`'s), and CTR too if `with_ctr`. Both key schedules are computed here,
+    /// once.
+    pub(crate) fn with_backend(key: &Key, with_ctr: bool, backend: Backend) -> Self {
+        let bytes = key.typed_bytes();
+        Self {
+            gcm: Gcm::new(bytes, backend),
+            ctr: with_ctr.then(|| Ctr::new(bytes)),
+            bits: key.bits(),
+        }
+    }
+
+    /// The backend that runs GCM.
+    pub(crate) fn backend(&self) -> Backend {
+        self.gcm.backend()
+    }
+
+    /// XORs the CTR keystream from `iv` into `buffer`.
+    fn ctr_apply(&self, iv: &[u8; 16], buffer: InOutBuf<'_, '_, u8>) -> Result<()> {
+        // A cipher made without CTR is never asked for it.
+        self.ctr
+            .as_ref()
+            .ok_or_else(internal_error)?
+            .apply(iv, buffer)
     }
 
     /// Appends a GCM module of `plaintext` under `nonce` and `aad` to `out`.
@@ -138,18 +349,11 @@ impl Cipher {
         out.reserve(GCM_MODULE_OVERHEAD + plaintext.len());
         out.extend_from_slice(&length.to_le_bytes());
         out.extend_from_slice(nonce);
-        let body = out.len();
-        out.resize(body + plaintext.len(), 0);
-        match self.gcm_encrypt(nonce, aad, plaintext, &mut out[body..]) {
-            Ok(tag) => {
-                out.extend_from_slice(&tag);
-                Ok(())
-            }
-            Err(error) => {
-                out.truncate(start);
-                Err(error)
-            }
+        if let Err(error) = self.gcm.seal_append(nonce, aad, plaintext, out) {
+            out.truncate(start);
+            return Err(error);
         }
+        Ok(())
     }
 
     /// Appends a CTR module of `plaintext` under `nonce` to `out`.
@@ -166,15 +370,19 @@ impl Cipher {
         out.extend_from_slice(nonce);
         let body = out.len();
         out.resize(body + plaintext.len(), 0);
-        if let Err(error) = self.ctr_apply(&ctr_iv(nonce), plaintext, &mut out[body..]) {
+        let applied = InOutBuf::new(plaintext, &mut out[body..])
+            .map_err(|_| internal_error())
+            .and_then(|buffer| self.ctr_apply(&ctr_iv(nonce), buffer));
+        if let Err(error) = applied {
             out.truncate(start);
             return Err(error);
         }
         Ok(())
     }
 
-    /// Decrypts the GCM module at the start of `input` into `out`, which must be exactly
-    /// the plaintext's length (see [`Frame::plaintext_len`]).
+    /// Decrypts the GCM module `frame` into `out`, which must be exactly the plaintext's
+    /// length (see [`Frame::plaintext_len`]), and leaves `out` as it was if the tag does
+    /// not verify.
     pub(crate) fn decrypt_gcm(
         &self,
         frame: &Frame<'_>,
@@ -182,49 +390,77 @@ impl Cipher {
         module: ModuleType,
         out: &mut [u8],
     ) -> Result<()> {
-        let (ciphertext, tag) = frame
-            .body
-            .split_last_chunk::<TAG_LEN>()
-            .ok_or_else(|| short_module(frame.body.len(), "GCM module length"))?;
-        if self.gcm_decrypt(&frame.nonce, aad, ciphertext, tag, out)? {
+        let (ciphertext, tag) = frame.ciphertext_and_tag()?;
+        if self.gcm.open(&frame.nonce, aad, ciphertext, tag, out)? {
             Ok(())
         } else {
             Err(Error::Authentication { module })
         }
     }
 
-    /// Decrypts the CTR module at the start of `input` into `out`, which must be exactly
-    /// the plaintext's length.
+    /// Decrypts the GCM module `frame` and appends its plaintext to `out`; leaves `out` as
+    /// it was (its length, that is) if the tag does not verify.
+    #[inline]
+    pub(crate) fn decrypt_gcm_append(
+        &self,
+        frame: &Frame<'_>,
+        aad: &[u8],
+        module: ModuleType,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let (ciphertext, tag) = frame.ciphertext_and_tag()?;
+        if self
+            .gcm
+            .open_append(&frame.nonce, aad, ciphertext, tag, out)?
+        {
+            Ok(())
+        } else {
+            Err(Error::Authentication { module })
+        }
+    }
+
+    /// Decrypts the CTR module `frame` into `out`, which must be exactly the plaintext's
+    /// length.
     pub(crate) fn decrypt_ctr(&self, frame: &Frame<'_>, out: &mut [u8]) -> Result<()> {
-        self.ctr_apply(&ctr_iv(&frame.nonce), frame.body, out)
+        let buffer = InOutBuf::new(frame.body, out).map_err(|_| internal_error())?;
+        self.ctr_apply(&ctr_iv(&frame.nonce), buffer)
+    }
+
+    /// Decrypts the CTR module `frame` and appends its plaintext to `out`.
+    pub(crate) fn decrypt_ctr_append(&self, frame: &Frame<'_>, out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
+        out.resize(start + frame.body.len(), 0);
+        if let Err(error) = self.decrypt_ctr(frame, &mut out[start..]) {
+            out.truncate(start);
+            return Err(error);
+        }
+        Ok(())
     }
 
     /// The GCM tag of `plaintext` under `nonce` and `aad`, computed without keeping the
-    /// ciphertext (it goes to a scratch buffer): how a plaintext footer is signed.
+    /// ciphertext (it goes to a scratch copy of the plaintext): how a plaintext footer is
+    /// signed.
     pub(crate) fn gcm_tag(
         &self,
         nonce: &[u8; NONCE_LEN],
         aad: &[u8],
         plaintext: &[u8],
     ) -> Result<[u8; TAG_LEN]> {
-        let mut scratch = vec![0; plaintext.len()];
-        self.gcm_encrypt(nonce, aad, plaintext, &mut scratch)
+        let mut scratch = plaintext.to_vec();
+        self.gcm.seal_in_place(nonce, aad, &mut scratch)
     }
 
     /// The key size in bits.
     pub(crate) fn bits(&self) -> u32 {
-        match self.keyed {
-            Keyed::Aes128(..) => 128,
-            Keyed::Aes192(..) => 192,
-            Keyed::Aes256(..) => 256,
-        }
+        self.bits
     }
 
     /// Raw AES-CTR with a full 16-byte initial counter block, for known-answer tests.
     #[cfg(test)]
     pub(crate) fn ctr_raw(&self, iv: &[u8; 16], input: &[u8]) -> Vec<u8> {
         let mut out = vec![0; input.len()];
-        self.ctr_apply(iv, input, &mut out).unwrap();
+        let buffer = InOutBuf::new(input, &mut out).unwrap();
+        self.ctr_apply(iv, buffer).unwrap();
         out
     }
 
@@ -236,8 +472,8 @@ impl Cipher {
         aad: &[u8],
         plaintext: &[u8],
     ) -> (Vec<u8>, [u8; TAG_LEN]) {
-        let mut out = vec![0; plaintext.len()];
-        let tag = self.gcm_encrypt(nonce, aad, plaintext, &mut out).unwrap();
+        let mut out = plaintext.to_vec();
+        let tag = self.gcm.seal_in_place(nonce, aad, &mut out).unwrap();
         (out, tag)
     }
 }
@@ -336,6 +572,13 @@ impl<'a> Frame<'a> {
             body,
             consumed: LENGTH_LEN + length,
         })
+    }
+
+    /// The ciphertext and tag of a GCM module.
+    fn ciphertext_and_tag(&self) -> Result<(&'a [u8], &'a [u8; TAG_LEN])> {
+        self.body
+            .split_last_chunk::<TAG_LEN>()
+            .ok_or_else(|| short_module(self.body.len(), "GCM module length"))
     }
 
     /// The plaintext length of a module with a tag of `tag_len` bytes.

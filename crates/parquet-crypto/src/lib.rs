@@ -119,16 +119,54 @@
 //!   files. Every GCM module, under either algorithm, is authenticated together with its
 //!   AAD: a module moved to another place in the file, or to another file, fails to
 //!   decrypt.
-//! - **Keys** are zeroed when dropped (the [`Key`] bytes and the expanded AES key
-//!   schedules), on a best-effort basis. Tags and signatures are compared in constant
-//!   time.
-//! - **Hardware.** The `aes` crate uses AES-NI (x86) or the `ARMv8` AES instructions when
-//!   the CPU has them, detected at run time, and GHASH uses carry-less multiplication
-//!   likewise; otherwise constant-time software implementations.
+//! - **Keys** are zeroed when dropped, on a best-effort basis: the [`Key`] bytes, and the
+//!   expanded AES key schedules and GHASH keys of the `RustCrypto` ciphers. ring's
+//!   expanded keys (GCM with 128- and 256-bit keys under the `ring` feature) are not: ring
+//!   offers no way to. A user who needs that builds without the feature. Tags and
+//!   signatures are compared in constant time.
+//! - **Hardware.** ring uses AES-NI with CLMUL (and VAES with VPCLMULQDQ where the CPU has
+//!   them) on x86-64, and the `ARMv8` AES and PMULL instructions on `AArch64`; the `aes`
+//!   crate uses AES-NI or the `ARMv8` AES instructions, and GHASH carry-less
+//!   multiplication likewise. All are detected at run time; without them, both fall back
+//!   to constant-time software implementations.
 //!
 //! # Features
 //!
-//! None. `#![forbid(unsafe_code)]`.
+//! - **`ring`** (default): AES-GCM with 128- and 256-bit keys through
+//!   [ring](https://docs.rs/ring) 0.17, whose assembly (from `BoringSSL`) encrypts and
+//!   authenticates in one pass: about 3x the speed of `RustCrypto`'s two-pass `aes-gcm` on
+//!   x86-64, and what the arrow-rs `parquet` crate decrypts with. ring's build script
+//!   compiles C and assembly, so it needs a C compiler for the target.
+//! - Without it (`--no-default-features`), the crate is pure Rust: every cipher is
+//!   `RustCrypto`'s (`aes`, `aes-gcm`, `ctr`).
+//!
+//! The two produce the same bytes (tested against each other and against the same
+//! known-answer vectors), so a file written with one reads with the other.
+//!
+//! | work                                          | `ring` (default) | without      |
+//! |-----------------------------------------------|------------------|--------------|
+//! | GCM modules, footer, signature: 128, 256 bits | ring             | `RustCrypto` |
+//! | GCM modules, footer, signature: 192 bits      | `RustCrypto`     | `RustCrypto` |
+//! | CTR page bodies (`AES_GCM_CTR_V1`), any key   | `RustCrypto`     | `RustCrypto` |
+//!
+//! ring has no 192-bit GCM and no raw CTR mode. Key schedules are computed once, when a
+//! [`ModuleCipher`] is made (and once per call of the footer functions, which take a
+//! [`Key`]); the CTR schedule only for `AES_GCM_CTR_V1`.
+//!
+//! # Performance
+//!
+//! [`ModuleCipher::decrypt`] into a reused `Vec` is the fastest way to read: it appends
+//! the ciphertext to the `Vec` and decrypts it there, in place, one copy in all (ring
+//! decrypts in place only). [`ModuleCipher::decrypt_into`] promises to leave the
+//! caller's slice untouched when a tag fails, and ring writes plaintext before it knows,
+//! so with ring it decrypts in a scratch copy and copies the plaintext out: one copy more.
+//! A module's AAD is built on the stack when the file AAD is at most 249 bytes long; a
+//! longer one costs an allocation per module. Encryption asks the operating system for a
+//! nonce for every module (one system call), which dominates the cost of encrypting a
+//! short module.
+//!
+//! This crate is `#![forbid(unsafe_code)]`: the assembly and intrinsics are the cipher
+//! crates'.
 #![forbid(unsafe_code)]
 
 mod aad;

@@ -4,22 +4,25 @@
 //! indexes) decrypted with the AAD of its place in the file.
 //!
 //! Run with `cargo xtask corpus`, which sets `PARQUET_KIT_CORPUS` to `../shared/corpus`.
-//! The thrift compact walker below is test-only and knows just enough of the protocol to
-//! find the fields these tests need; the real one is the thrift crate's.
+//! The Thrift structures are read with `parquet-thrift`, a dev-dependency only.
 
 // Test code: helpers panic on anything unexpected, like the tests that call them.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::cast_possible_wrap,
-    clippy::cast_possible_truncation
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use std::borrow::Cow;
+use std::fmt::Display;
+use std::path::PathBuf;
+
+use parquet_core::Cursor;
 use parquet_crypto::{
     Algorithm, Error, FOOTER_SIGNATURE_LEN, FixedKey, Key, KeyMap, KeyRetriever, Module,
     ModuleCipher, ModuleType, decrypt_footer, file_aad, verify_footer_signature,
 };
-use std::path::PathBuf;
+use parquet_thrift::{
+    ColumnChunk, ColumnCryptoMetaData, ColumnIndex, ColumnMetaData, CompressionCodec,
+    EncryptionAlgorithm, FileCryptoMetaData, FileMetaData, OffsetIndex, PageHeader, PageType,
+    ReadThrift, Type,
+};
 
 fn read(name: &str) -> Vec<u8> {
     let corpus = std::env::var_os("PARQUET_KIT_CORPUS").unwrap_or_else(|| {
@@ -39,152 +42,11 @@ fn keys() -> KeyMap {
         .with("kc2", Key::try_new(b"1234567890123451").unwrap())
 }
 
-// ---------------------------------------------------------------------------------------
-// A test-only thrift compact protocol walker: every value into a small tree.
-
-#[derive(Debug)]
-enum Value<'a> {
-    Bool(bool),
-    Int(i64),
-    Double,
-    Binary(&'a [u8]),
-    List(Vec<Value<'a>>),
-    Struct(Struct<'a>),
-}
-
-#[derive(Debug)]
-struct Struct<'a>(Vec<(i16, Value<'a>)>);
-
-impl<'a> Struct<'a> {
-    fn get(&self, id: i16) -> Option<&Value<'a>> {
-        self.0.iter().find(|(i, _)| *i == id).map(|(_, v)| v)
-    }
-    fn int(&self, id: i16) -> Option<i64> {
-        match self.get(id)? {
-            Value::Int(v) => Some(*v),
-            other => panic!("field {id} is not an integer: {other:?}"),
-        }
-    }
-    fn bool(&self, id: i16) -> Option<bool> {
-        match self.get(id)? {
-            Value::Bool(v) => Some(*v),
-            other => panic!("field {id} is not a bool: {other:?}"),
-        }
-    }
-    fn binary(&self, id: i16) -> Option<&'a [u8]> {
-        match self.get(id)? {
-            Value::Binary(v) => Some(v),
-            other => panic!("field {id} is not binary: {other:?}"),
-        }
-    }
-    fn strukt(&self, id: i16) -> Option<&Struct<'a>> {
-        match self.get(id)? {
-            Value::Struct(v) => Some(v),
-            other => panic!("field {id} is not a struct: {other:?}"),
-        }
-    }
-    fn list(&self, id: i16) -> Option<&[Value<'a>]> {
-        match self.get(id)? {
-            Value::List(v) => Some(v),
-            other => panic!("field {id} is not a list: {other:?}"),
-        }
-    }
-    /// The one set field of a union, with its id.
-    fn union(&self) -> (i16, &Struct<'a>) {
-        match &self.0[..] {
-            [(id, Value::Struct(s))] => (*id, s),
-            other => panic!("not a union of structs: {other:?}"),
-        }
-    }
-}
-
-struct Walker<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Walker<'a> {
-    /// Reads one struct from the start of `bytes`; returns it and the bytes it took.
-    fn parse(bytes: &'a [u8]) -> (Struct<'a>, usize) {
-        let mut walker = Walker { bytes, pos: 0 };
-        let s = walker.read_struct();
-        (s, walker.pos)
-    }
-
-    fn byte(&mut self) -> u8 {
-        let b = self.bytes[self.pos];
-        self.pos += 1;
-        b
-    }
-
-    fn varint(&mut self) -> u64 {
-        let mut value = 0;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte();
-            value |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return value;
-            }
-        }
-        panic!("varint too long at {}", self.pos)
-    }
-
-    fn zigzag(&mut self) -> i64 {
-        let v = self.varint();
-        (v >> 1) as i64 ^ -((v & 1) as i64)
-    }
-
-    fn read_struct(&mut self) -> Struct<'a> {
-        let mut fields = Vec::new();
-        let mut last = 0i16;
-        loop {
-            let header = self.byte();
-            if header == 0 {
-                return Struct(fields);
-            }
-            let delta = i16::from(header >> 4);
-            let id = if delta == 0 {
-                i16::try_from(self.zigzag()).unwrap()
-            } else {
-                last + delta
-            };
-            last = id;
-            let value = match header & 0x0f {
-                1 => Value::Bool(true),
-                2 => Value::Bool(false),
-                kind => self.read_value(kind),
-            };
-            fields.push((id, value));
-        }
-    }
-
-    fn read_value(&mut self, kind: u8) -> Value<'a> {
-        match kind {
-            1 | 2 => Value::Bool(self.byte() == 1), // inside a list: one byte
-            3 => Value::Int(i64::from(self.byte() as i8)),
-            4..=6 => Value::Int(self.zigzag()),
-            7 => {
-                self.pos += 8; // a double: not needed here
-                Value::Double
-            }
-            8 => {
-                let len = usize::try_from(self.varint()).unwrap();
-                let value = &self.bytes[self.pos..self.pos + len];
-                self.pos += len;
-                Value::Binary(value)
-            }
-            9 | 10 => {
-                let header = self.byte();
-                let mut len = usize::from(header >> 4);
-                if len == 15 {
-                    len = usize::try_from(self.varint()).unwrap();
-                }
-                Value::List((0..len).map(|_| self.read_value(header & 0x0f)).collect())
-            }
-            12 => Value::Struct(self.read_struct()),
-            other => panic!("thrift type {other} at {} is not needed here", self.pos),
-        }
-    }
+/// Reads one `T` from the start of `bytes`, which it must fill exactly.
+fn read_whole<'a, T: ReadThrift<'a>>(bytes: &'a [u8], what: impl Display) -> T {
+    let (value, used) = T::read_from(bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(used, bytes.len(), "{what}: bytes after the structure");
+    value
 }
 
 // ---------------------------------------------------------------------------------------
@@ -199,48 +61,78 @@ fn tail(file: &[u8]) -> (&[u8], &[u8]) {
     (&rest[rest.len() - len..], magic)
 }
 
+/// A binary field read from a file: the reader borrows it from the file's bytes.
+fn borrowed<'a>(value: &Cow<'a, [u8]>) -> &'a [u8] {
+    match value {
+        Cow::Borrowed(bytes) => bytes,
+        Cow::Owned(_) => panic!("a binary field read from a slice is borrowed"),
+    }
+}
+
 /// An `EncryptionAlgorithm` union, read.
 #[derive(Debug)]
-struct EncryptionAlgorithm<'a> {
+struct AlgorithmParams<'a> {
     algorithm: Algorithm,
     aad_prefix: Option<&'a [u8]>,
     aad_file_unique: &'a [u8],
     supply_aad_prefix: bool,
 }
 
-fn encryption_algorithm<'a>(union: &Struct<'a>) -> EncryptionAlgorithm<'a> {
-    let (id, params) = union.union();
-    EncryptionAlgorithm {
-        algorithm: match id {
-            1 => Algorithm::AesGcmV1,
-            2 => Algorithm::AesGcmCtrV1,
-            other => panic!("unknown encryption algorithm {other}"),
-        },
-        aad_prefix: params.binary(1),
-        aad_file_unique: params.binary(2).expect("aad_file_unique"),
-        supply_aad_prefix: params.bool(3).unwrap_or(false),
+fn encryption_algorithm<'a>(union: &EncryptionAlgorithm<'a>) -> AlgorithmParams<'a> {
+    // The two members have the same fields.
+    let (algorithm, aad_prefix, aad_file_unique, supply_aad_prefix) = match union {
+        EncryptionAlgorithm::AesGcmV1(params) => (
+            Algorithm::AesGcmV1,
+            &params.aad_prefix,
+            &params.aad_file_unique,
+            params.supply_aad_prefix,
+        ),
+        EncryptionAlgorithm::AesGcmCtrV1(params) => (
+            Algorithm::AesGcmCtrV1,
+            &params.aad_prefix,
+            &params.aad_file_unique,
+            params.supply_aad_prefix,
+        ),
+        other => panic!("unknown encryption algorithm {}", other.field_id()),
+    };
+    AlgorithmParams {
+        algorithm,
+        aad_prefix: aad_prefix.as_ref().map(borrowed),
+        aad_file_unique: borrowed(aad_file_unique.as_ref().expect("aad_file_unique")),
+        supply_aad_prefix: supply_aad_prefix.unwrap_or(false),
     }
 }
 
 /// A file with an encrypted footer (`PARE`): its algorithm, footer key metadata and the
 /// footer module.
-fn encrypted_footer_file(file: &[u8]) -> (EncryptionAlgorithm<'_>, &[u8], &[u8]) {
+fn encrypted_footer_file(file: &[u8]) -> (AlgorithmParams<'_>, &[u8], &[u8]) {
     let (region, magic) = tail(file);
     assert_eq!(magic, b"PARE");
-    let (crypto_metadata, used) = Walker::parse(region);
-    let algorithm = encryption_algorithm(crypto_metadata.strukt(1).unwrap());
-    let key_metadata = crypto_metadata.binary(2).expect("key_metadata");
+    let (crypto_metadata, used) =
+        FileCryptoMetaData::read_from(region).unwrap_or_else(|e| panic!("{e}"));
+    let algorithm = encryption_algorithm(&crypto_metadata.encryption_algorithm);
+    let key_metadata = borrowed(crypto_metadata.key_metadata.as_ref().expect("key_metadata"));
     (algorithm, key_metadata, &region[used..])
 }
 
-/// Checks that `plaintext` is a whole thrift `FileMetaData` of the 50-row test files.
-fn check_file_metadata(plaintext: &[u8]) {
+/// Reads `plaintext` as a whole thrift `FileMetaData` of the 50-row test files: one row
+/// group, which holds the 8 columns of the schema.
+fn check_file_metadata(plaintext: &[u8]) -> FileMetaData<'_> {
     // Field 1 (delta 1), type i32 (5): `version`.
     assert_eq!(plaintext[0], 0x15, "FileMetaData opens with field 1, i32");
-    let (metadata, used) = Walker::parse(plaintext);
-    assert_eq!(used, plaintext.len());
-    assert_eq!(metadata.int(3), Some(50), "num_rows");
-    assert_eq!(metadata.list(4).unwrap().len(), 1, "one row group");
+    let metadata = read_whole::<FileMetaData>(plaintext, "footer");
+    assert_eq!(metadata.num_rows, 50, "num_rows");
+    assert_eq!(metadata.row_groups.len(), 1, "one row group");
+    let row_group = &metadata.row_groups[0];
+    assert_eq!(row_group.num_rows, 50, "RowGroup.num_rows");
+    let leaves = metadata.schema.iter().filter(|e| e.num_children.is_none());
+    assert_eq!(
+        row_group.columns.len(),
+        leaves.count(),
+        "one chunk per leaf"
+    );
+    assert_eq!(row_group.columns.len(), 8);
+    metadata
 }
 
 // ---------------------------------------------------------------------------------------
@@ -255,188 +147,299 @@ struct Seen {
     indexes: usize,
 }
 
-#[allow(clippy::too_many_lines)]
+/// Reads every encrypted column chunk of a file whose footer is `metadata`: decrypts the
+/// `ColumnMetaData` of the chunks with a column key (which the footer key must not open),
+/// then every page header and page, and the column and offset indexes.
 fn check_columns(
     file: &[u8],
-    metadata: &[u8],
+    metadata: &FileMetaData<'_>,
     algorithm: Algorithm,
     file_aad: &[u8],
     footer_key: &Key,
     keys: &dyn KeyRetriever,
 ) -> Seen {
-    let (metadata, _) = Walker::parse(metadata);
-    let row_groups = metadata.list(4).unwrap();
+    let file = EncryptedFile {
+        bytes: file,
+        algorithm,
+        file_aad,
+        footer_key,
+        keys,
+        // A plaintext footer says how the file is encrypted; an encrypted one need not.
+        plaintext_footer: metadata.encryption_algorithm.is_some(),
+    };
     let mut seen = Seen::default();
-    for (row_group, rg) in row_groups.iter().enumerate() {
-        let Value::Struct(rg) = rg else { panic!() };
-        assert_eq!(rg.int(7), Some(row_group as i64), "RowGroup.ordinal");
-        for (column, chunk) in rg.list(1).unwrap().iter().enumerate() {
-            let Value::Struct(chunk) = chunk else {
-                panic!()
-            };
-            let Some(crypto) = chunk.strukt(8) else {
-                continue; // a plaintext column
+    for (row_group, rg) in metadata.row_groups.iter().enumerate() {
+        assert_eq!(
+            rg.ordinal.map(usize::try_from),
+            Some(Ok(row_group)),
+            "RowGroup.ordinal"
+        );
+        for (column, chunk) in rg.columns.iter().enumerate() {
+            let Some(crypto) = chunk.crypto_metadata.as_deref() else {
+                assert!(chunk.meta_data.is_some(), "a plaintext column's meta_data");
+                continue;
             };
             seen.columns += 1;
-            let (kind, with_key) = crypto.union();
-            let decrypted: Vec<u8>;
-            let parsed: Struct<'_>;
-            let (key, column_metadata) = if kind == 2 {
-                // EncryptionWithColumnKey: its own key, and its ColumnMetaData encrypted
-                // with it.
-                let key = keys.retrieve_key(with_key.binary(2).unwrap()).unwrap();
-                let cipher = ModuleCipher::new(&key, algorithm, file_aad);
-                let encrypted = chunk.binary(9).expect("encrypted_column_metadata");
-                let mut plaintext = Vec::new();
-                let module = Module::ColumnMetaData { row_group, column };
-                assert_eq!(
-                    cipher.decrypt(module, encrypted, &mut plaintext).unwrap(),
-                    encrypted.len()
-                );
-                // The footer key does not open it.
-                assert_eq!(
-                    ModuleCipher::new(footer_key, algorithm, file_aad).decrypt(
-                        module,
-                        encrypted,
-                        &mut Vec::new()
-                    ),
-                    Err(Error::Authentication {
-                        module: ModuleType::ColumnMetaData
-                    })
-                );
-                decrypted = plaintext;
-                parsed = Walker::parse(&decrypted).0;
-                (key, &parsed)
-            } else {
-                // EncryptionWithFooterKey: the ColumnMetaData is in the footer.
-                (footer_key.clone(), chunk.strukt(3).expect("meta_data"))
-            };
+            let (key, column_metadata) = file.column_metadata(chunk, crypto, row_group, column);
             let cipher = ModuleCipher::new(&key, algorithm, file_aad);
-            let physical_type = column_metadata.int(1).unwrap();
-            let codec = column_metadata.int(4).unwrap();
-            let dictionary_offset = column_metadata.int(11);
-            let data_offset = column_metadata.int(9).unwrap();
-            let start = usize::try_from(dictionary_offset.unwrap_or(data_offset)).unwrap();
-            let end = start + usize::try_from(column_metadata.int(7).unwrap()).unwrap();
+            let (dictionary_pages, data_pages) =
+                file.check_pages(&cipher, &column_metadata, row_group, column);
+            seen.dictionary_pages += dictionary_pages;
+            seen.data_pages += data_pages.len();
+            seen.indexes += file.check_indexes(&cipher, chunk, row_group, column, &data_pages);
+        }
+    }
+    seen
+}
 
-            let mut pos = start;
-            let mut page = 0;
-            let mut first_data_page = None;
-            while pos < end {
-                let dictionary = pos == start && dictionary_offset.is_some();
-                let header_module = if dictionary {
-                    Module::DictionaryPageHeader { row_group, column }
-                } else {
+/// An encrypted file being read, with what decrypting its modules takes.
+struct EncryptedFile<'a> {
+    bytes: &'a [u8],
+    algorithm: Algorithm,
+    file_aad: &'a [u8],
+    footer_key: &'a Key,
+    keys: &'a dyn KeyRetriever,
+    plaintext_footer: bool,
+}
+
+impl EncryptedFile<'_> {
+    /// The key of a column chunk and its `ColumnMetaData`: the footer key and the footer's
+    /// copy, or the column's own key and the copy encrypted with it.
+    fn column_metadata<'m>(
+        &self,
+        chunk: &ColumnChunk<'m>,
+        crypto: &ColumnCryptoMetaData<'_>,
+        row_group: usize,
+        column: usize,
+    ) -> (Key, ColumnMetaData<'m>) {
+        let with_key = match crypto {
+            ColumnCryptoMetaData::EncryptionWithColumnKey(with_key) => with_key,
+            ColumnCryptoMetaData::EncryptionWithFooterKey(_) => {
+                return (
+                    self.footer_key.clone(),
+                    chunk.meta_data.clone().expect("meta_data"),
+                );
+            }
+            other => panic!("unknown column encryption {}", other.field_id()),
+        };
+        let key = self
+            .keys
+            .retrieve_key(with_key.key_metadata.as_deref().unwrap())
+            .unwrap();
+        let cipher = ModuleCipher::new(&key, self.algorithm, self.file_aad);
+        let encrypted = chunk
+            .encrypted_column_metadata
+            .as_deref()
+            .expect("encrypted_column_metadata");
+        let mut plaintext = Vec::new();
+        let module = Module::ColumnMetaData { row_group, column };
+        assert_eq!(
+            cipher.decrypt(module, encrypted, &mut plaintext).unwrap(),
+            encrypted.len()
+        );
+        // The footer key does not open it.
+        assert_eq!(
+            ModuleCipher::new(self.footer_key, self.algorithm, self.file_aad).decrypt(
+                module,
+                encrypted,
+                &mut Vec::new()
+            ),
+            Err(Error::Authentication {
+                module: ModuleType::ColumnMetaData
+            })
+        );
+        let column_metadata = read_whole::<ColumnMetaData>(&plaintext, module).into_owned();
+        assert_eq!(
+            column_metadata.path_in_schema[..],
+            with_key.path_in_schema[..],
+            "{module}: path_in_schema"
+        );
+        // An encrypted footer leaves it out; a plaintext footer keeps a copy without the
+        // statistics.
+        if self.plaintext_footer {
+            let stripped = ColumnMetaData {
+                statistics: None,
+                encoding_stats: None,
+                ..column_metadata.clone()
+            };
+            assert_eq!(chunk.meta_data.as_ref(), Some(&stripped), "{module}");
+        } else {
+            assert_eq!(chunk.meta_data, None, "{module}");
+        }
+        (key, column_metadata)
+    }
+
+    /// Decrypts the pages of a column chunk, header and body, from its first page (the
+    /// dictionary page if it has one) to its end. Returns the number of dictionary pages,
+    /// and where each data page starts and its size, header included.
+    fn check_pages(
+        &self,
+        cipher: &ModuleCipher,
+        metadata: &ColumnMetaData<'_>,
+        row_group: usize,
+        column: usize,
+    ) -> (usize, Vec<(usize, usize)>) {
+        assert_eq!(metadata.codec, CompressionCodec::SNAPPY);
+        let float = metadata.type_ == Type::FLOAT;
+        let dictionary_offset = metadata.dictionary_page_offset;
+        let start =
+            usize::try_from(dictionary_offset.unwrap_or(metadata.data_page_offset)).unwrap();
+        let end = start + usize::try_from(metadata.total_compressed_size).unwrap();
+        let chunk = &self.bytes[..end];
+
+        let mut pos = start;
+        let mut num_values = 0;
+        let mut dictionary_pages = 0;
+        let mut data_pages = Vec::new();
+        while pos < end {
+            let page = data_pages.len();
+            let dictionary = pos == start && dictionary_offset.is_some();
+            let (header_module, page_module) = if dictionary {
+                (
+                    Module::DictionaryPageHeader { row_group, column },
+                    Module::DictionaryPage { row_group, column },
+                )
+            } else {
+                (
                     Module::DataPageHeader {
                         row_group,
                         column,
                         page,
-                    }
-                };
-                let mut header = Vec::new();
-                let used = cipher
-                    .decrypt(header_module, &file[pos..end], &mut header)
-                    .unwrap_or_else(|e| panic!("{header_module}: {e}"));
-                if !dictionary && page == 0 {
-                    first_data_page = Some(pos);
-                    // The header of page 0 read as page 1's does not authenticate.
-                    let moved = Module::DataPageHeader {
-                        row_group,
-                        column,
-                        page: 1,
-                    };
-                    assert_eq!(
-                        cipher.decrypt(moved, &file[pos..end], &mut Vec::new()),
-                        Err(Error::Authentication {
-                            module: ModuleType::DataPageHeader
-                        })
-                    );
-                }
-                pos += used;
-                let (header, _) = Walker::parse(&header);
-                let page_type = header.int(1).unwrap();
-                assert_eq!(page_type, if dictionary { 2 } else { 0 }, "page type");
-                let uncompressed = usize::try_from(header.int(2).unwrap()).unwrap();
-                let compressed = usize::try_from(header.int(3).unwrap()).unwrap();
-
-                let page_module = if dictionary {
-                    Module::DictionaryPage { row_group, column }
-                } else {
+                    },
                     Module::DataPage {
                         row_group,
                         column,
                         page,
-                    }
+                    },
+                )
+            };
+            let page_start = pos;
+            let mut header = Vec::new();
+            let used = cipher
+                .decrypt(header_module, &chunk[pos..], &mut header)
+                .unwrap_or_else(|e| panic!("{header_module}: {e}"));
+            if !dictionary && page == 0 {
+                // The header of page 0 read as page 1's does not authenticate.
+                let moved = Module::DataPageHeader {
+                    row_group,
+                    column,
+                    page: 1,
                 };
-                let mut body = Vec::new();
-                let used = cipher
-                    .decrypt(page_module, &file[pos..end], &mut body)
-                    .unwrap_or_else(|e| panic!("{page_module}: {e}"));
-                // The header's compressed size counts the whole module.
-                assert_eq!(used, compressed, "{page_module}");
-                assert_eq!(used, body.len() + algorithm.overhead(page_module));
-                pos += used;
-                assert_eq!(codec, 1, "SNAPPY");
-                check_snappy_page(&body, uncompressed, dictionary && physical_type == 4);
-                if dictionary {
-                    seen.dictionary_pages += 1;
-                } else {
-                    seen.data_pages += 1;
-                    page += 1;
-                }
+                assert_eq!(
+                    cipher.decrypt(moved, &chunk[pos..], &mut Vec::new()),
+                    Err(Error::Authentication {
+                        module: ModuleType::DataPageHeader
+                    })
+                );
             }
-            assert_eq!(pos, end);
+            pos += used;
+            let header = read_whole::<PageHeader>(&header, header_module);
+            if dictionary {
+                assert_eq!(header.type_, PageType::DICTIONARY_PAGE, "page type");
+                let dictionary = header.dictionary_page_header.as_ref().unwrap();
+                assert!(dictionary.num_values > 0, "{header_module}: num_values");
+            } else {
+                assert_eq!(header.type_, PageType::DATA_PAGE, "page type");
+                num_values += i64::from(header.data_page_header.as_ref().unwrap().num_values);
+            }
+            let uncompressed = usize::try_from(header.uncompressed_page_size).unwrap();
+            let compressed = usize::try_from(header.compressed_page_size).unwrap();
 
-            // The column and offset indexes.
-            for (offset_field, module) in [
-                (4, Module::OffsetIndex { row_group, column }),
-                (6, Module::ColumnIndex { row_group, column }),
-            ] {
-                let Some(offset) = chunk.int(offset_field) else {
-                    continue;
-                };
-                let offset = usize::try_from(offset).unwrap();
-                let len = usize::try_from(chunk.int(offset_field + 1).unwrap()).unwrap();
-                let mut index = Vec::new();
-                let used = cipher
-                    .decrypt(module, &file[offset..offset + len], &mut index)
-                    .unwrap_or_else(|e| panic!("{module}: {e}"));
-                assert_eq!(used, len);
-                let (index, _) = Walker::parse(&index);
-                if module.module_type() == ModuleType::OffsetIndex {
-                    // The first PageLocation points at the first data page.
-                    let Value::Struct(location) = &index.list(1).unwrap()[0] else {
-                        panic!()
-                    };
-                    assert_eq!(
-                        location.int(1).map(|o| usize::try_from(o).unwrap()),
-                        first_data_page
-                    );
-                } else {
-                    assert_eq!(index.list(1).unwrap().len(), page, "null_pages");
-                }
-                seen.indexes += 1;
+            let mut body = Vec::new();
+            let used = cipher
+                .decrypt(page_module, &chunk[pos..], &mut body)
+                .unwrap_or_else(|e| panic!("{page_module}: {e}"));
+            // The header's compressed size counts the whole module.
+            assert_eq!(used, compressed, "{page_module}");
+            assert_eq!(used, body.len() + self.algorithm.overhead(page_module));
+            pos += used;
+            check_snappy_page(&body, uncompressed, dictionary && float);
+            if dictionary {
+                dictionary_pages += 1;
+            } else {
+                data_pages.push((page_start, pos - page_start));
             }
         }
+        assert_eq!(pos, end);
+        assert_eq!(num_values, metadata.num_values, "values of the data pages");
+        (dictionary_pages, data_pages)
     }
-    seen
+
+    /// Decrypts the offset index and column index of a column chunk, if it has them, and
+    /// checks them against its data pages (where each starts, and its size). Returns how
+    /// many there were.
+    fn check_indexes(
+        &self,
+        cipher: &ModuleCipher,
+        chunk: &ColumnChunk<'_>,
+        row_group: usize,
+        column: usize,
+        data_pages: &[(usize, usize)],
+    ) -> usize {
+        let mut indexes = 0;
+        for (location, module) in [
+            (
+                chunk.offset_index_offset.zip(chunk.offset_index_length),
+                Module::OffsetIndex { row_group, column },
+            ),
+            (
+                chunk.column_index_offset.zip(chunk.column_index_length),
+                Module::ColumnIndex { row_group, column },
+            ),
+        ] {
+            let Some((offset, len)) = location else {
+                continue;
+            };
+            let offset = usize::try_from(offset).unwrap();
+            let len = usize::try_from(len).unwrap();
+            let mut index = Vec::new();
+            let used = cipher
+                .decrypt(module, &self.bytes[offset..offset + len], &mut index)
+                .unwrap_or_else(|e| panic!("{module}: {e}"));
+            assert_eq!(used, len);
+            if module.module_type() == ModuleType::OffsetIndex {
+                // One PageLocation per data page, each where the page is.
+                let index = read_whole::<OffsetIndex>(&index, module);
+                let locations: Vec<(usize, usize)> = index
+                    .page_locations
+                    .iter()
+                    .map(|location| {
+                        (
+                            usize::try_from(location.offset).unwrap(),
+                            usize::try_from(location.compressed_page_size).unwrap(),
+                        )
+                    })
+                    .collect();
+                assert_eq!(locations, data_pages, "{module}");
+                assert_eq!(index.page_locations[0].first_row_index, 0);
+            } else {
+                let index = read_whole::<ColumnIndex>(&index, module);
+                let pages = data_pages.len();
+                assert_eq!(index.null_pages.len(), pages, "{module}: null_pages");
+                assert_eq!(index.min_values.len(), pages, "{module}: min_values");
+                assert_eq!(index.max_values.len(), pages, "{module}: max_values");
+            }
+            indexes += 1;
+        }
+        indexes
+    }
 }
 
 /// Checks a decrypted page body: SNAPPY, whose stream opens with the uncompressed length
 /// as a varint; for the FLOAT dictionary pages, the one literal holds the 50 values
 /// `i * 1.1f`.
 fn check_snappy_page(body: &[u8], uncompressed: usize, float_dictionary: bool) {
-    let mut walker = Walker {
-        bytes: body,
-        pos: 0,
-    };
-    assert_eq!(walker.varint(), uncompressed as u64, "snappy length");
+    let mut cursor = Cursor::new(body);
+    let length = cursor.read_uleb128_u64("snappy length").unwrap();
+    assert_eq!(length, uncompressed as u64, "snappy length");
     if float_dictionary {
-        let tag = walker.byte();
+        let tag = cursor.read_u8("snappy tag").unwrap();
         assert_eq!(tag, 60 << 2, "a literal with a 1-byte length");
-        let len = usize::from(walker.byte()) + 1;
+        let len = usize::from(cursor.read_u8("literal length").unwrap()) + 1;
         assert_eq!(len, 200);
-        let values: Vec<f32> = body[walker.pos..walker.pos + len]
+        let values: Vec<f32> = cursor
+            .read_bytes(len, "literal")
+            .unwrap()
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
             .collect();
@@ -461,7 +464,7 @@ fn check_encrypted_footer_file(name: &str, expected: Algorithm) {
     let aad = file_aad(b"", algorithm.aad_file_unique);
 
     let footer = decrypt_footer(&footer_key, &aad, module).unwrap();
-    check_file_metadata(&footer);
+    let metadata = check_file_metadata(&footer);
 
     let failed = Err(Error::Authentication {
         module: ModuleType::Footer,
@@ -485,7 +488,7 @@ fn check_encrypted_footer_file(name: &str, expected: Algorithm) {
 
     let seen = check_columns(
         &file,
-        &footer,
+        &metadata,
         algorithm.algorithm,
         &aad,
         &footer_key,
@@ -547,7 +550,7 @@ fn aad_prefix_files() {
         }
         let aad = file_aad(b"tester", algorithm.aad_file_unique);
         let footer = decrypt_footer(&footer_key, &aad, module).unwrap();
-        check_file_metadata(&footer);
+        let metadata = check_file_metadata(&footer);
 
         // Without the prefix, or with another, nothing decrypts.
         for wrong in [
@@ -563,7 +566,7 @@ fn aad_prefix_files() {
         }
         let seen = check_columns(
             &file,
-            &footer,
+            &metadata,
             algorithm.algorithm,
             &aad,
             &footer_key,
@@ -585,10 +588,10 @@ fn uniform_encryption() {
     let footer_key = retriever.retrieve_key(key_metadata).unwrap();
     let aad = file_aad(b"", algorithm.aad_file_unique);
     let footer = decrypt_footer(&footer_key, &aad, module).unwrap();
-    check_file_metadata(&footer);
+    let metadata = check_file_metadata(&footer);
     let seen = check_columns(
         &file,
-        &footer,
+        &metadata,
         algorithm.algorithm,
         &aad,
         &footer_key,
@@ -607,16 +610,16 @@ fn plaintext_footer_signature() {
     let file = read("encrypt_columns_plaintext_footer.parquet.encrypted");
     let (region, magic) = tail(&file);
     assert_eq!(magic, b"PAR1");
-    let (metadata, used) = Walker::parse(region);
+    let (_, used) = FileMetaData::read_from(region).unwrap();
     let (footer, signature) = region.split_at(used);
     let signature: &[u8; FOOTER_SIGNATURE_LEN] = signature.try_into().unwrap();
-    check_file_metadata(footer);
+    let metadata = check_file_metadata(footer);
 
     // FileMetaData.encryption_algorithm (8) and footer_signing_key_metadata (9).
-    let algorithm = encryption_algorithm(metadata.strukt(8).unwrap());
+    let algorithm = encryption_algorithm(metadata.encryption_algorithm.as_ref().unwrap());
     assert_eq!(algorithm.algorithm, Algorithm::AesGcmV1);
     assert_eq!(algorithm.aad_prefix, None);
-    let key_metadata = metadata.binary(9).unwrap();
+    let key_metadata = metadata.footer_signing_key_metadata.as_deref().unwrap();
     assert_eq!(key_metadata, b"kf");
     let keys = keys();
     let footer_key = keys.retrieve_key(key_metadata).unwrap();
@@ -658,7 +661,14 @@ fn plaintext_footer_signature() {
 
     // The encrypted columns of a plaintext-footer file carry their real ColumnMetaData
     // encrypted with the column key.
-    let seen = check_columns(&file, footer, algorithm.algorithm, &aad, &footer_key, &keys);
+    let seen = check_columns(
+        &file,
+        &metadata,
+        algorithm.algorithm,
+        &aad,
+        &footer_key,
+        &keys,
+    );
     assert_eq!(seen.columns, 2);
     assert_eq!(seen.data_pages, 2);
 }

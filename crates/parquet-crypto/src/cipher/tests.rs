@@ -1,7 +1,11 @@
 //! Known-answer tests: AES-GCM from the test cases of the GCM specification (as used by
-//! NIST's validation), AES-CTR from NIST SP 800-38A, appendix F.5.
+//! NIST's validation), AES-CTR from NIST SP 800-38A, appendix F.5; every GCM test through
+//! each backend this build has. Then the backends held against each other: the same
+//! modules for the same nonce, each decrypting the other's.
 
 use super::*;
+use crate::{Algorithm, Module, ModuleCipher};
+use proptest::prelude::*;
 
 fn hex(s: &str) -> Vec<u8> {
     assert_eq!(s.len() % 2, 0);
@@ -11,8 +15,34 @@ fn hex(s: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Every GCM backend of this build.
+const BACKENDS: &[Backend] = &[
+    Backend::RustCrypto,
+    #[cfg(feature = "ring")]
+    Backend::Ring,
+];
+
+/// A cipher (GCM and CTR) for `key` on each backend, checking that each got the backend
+/// it asked for, or `RustCrypto` for a 192-bit key.
+fn ciphers(key: &[u8]) -> Vec<Cipher> {
+    let key = Key::try_new(key).unwrap();
+    BACKENDS
+        .iter()
+        .map(|&backend| {
+            let cipher = Cipher::with_backend(&key, true, backend);
+            let expected = if key.bits() == 192 {
+                Backend::RustCrypto
+            } else {
+                backend
+            };
+            assert_eq!(cipher.backend(), expected, "{}-bit key", key.bits());
+            cipher
+        })
+        .collect()
+}
+
 fn cipher(key: &str) -> Cipher {
-    Cipher::new(&Key::try_new(&hex(key)).unwrap())
+    Cipher::with_backend(&Key::try_new(&hex(key)).unwrap(), true, Backend::PREFERRED)
 }
 
 const GCM_KEY: &str = "feffe9928665731c6d6a8f9467308308";
@@ -47,8 +77,10 @@ const GCM_CASES: [(&str, &str, &str); 3] = [
 #[test]
 fn gcm_known_answers_each_key_size() {
     let nonce: [u8; 12] = hex(GCM_IV).try_into().unwrap();
-    for (key, ciphertext, tag) in GCM_CASES {
-        let cipher = cipher(key);
+    for ((key, ciphertext, tag), cipher) in GCM_CASES
+        .into_iter()
+        .flat_map(|case| ciphers(&hex(case.0)).into_iter().map(move |c| (case, c)))
+    {
         let (ct, t) = cipher.gcm_raw(&nonce, &hex(GCM_AAD), &hex(GCM_PLAINTEXT));
         assert_eq!(ct, hex(ciphertext), "key {key}");
         assert_eq!(t.to_vec(), hex(tag), "key {key}");
@@ -69,6 +101,12 @@ fn gcm_known_answers_each_key_size() {
             .decrypt_gcm(&frame, &hex(GCM_AAD), ModuleType::Footer, &mut out)
             .unwrap();
         assert_eq!(out, hex(GCM_PLAINTEXT));
+        let mut appended = b"before".to_vec();
+        cipher
+            .decrypt_gcm_append(&frame, &hex(GCM_AAD), ModuleType::Footer, &mut appended)
+            .unwrap();
+        assert_eq!(appended[..6], *b"before");
+        assert_eq!(appended[6..], hex(GCM_PLAINTEXT));
     }
 }
 
@@ -96,8 +134,11 @@ fn gcm_known_answers_zero_key() {
             "d0d1c8a799996bf0265b98b5d48ab919",
         ),
     ];
-    for (len, empty_tag, block, block_tag) in cases {
-        let cipher = Cipher::new(&Key::try_new(&vec![0; len]).unwrap());
+    for ((len, empty_tag, block, block_tag), cipher) in cases.into_iter().flat_map(|case| {
+        ciphers(&vec![0; case.0])
+            .into_iter()
+            .map(move |c| (case, c))
+    }) {
         let (ct, tag) = cipher.gcm_raw(&[0; 12], &[], &[]);
         assert!(ct.is_empty());
         assert_eq!(tag.to_vec(), hex(empty_tag), "{len}-byte key");
@@ -155,8 +196,10 @@ fn ctr_known_answers_each_key_size() {
 #[test]
 fn ctr_module_counter_starts_at_one() {
     let plaintext: Vec<u8> = (0..100u8).collect();
-    for len in [16, 24, 32] {
-        let cipher = Cipher::new(&Key::try_new(&vec![7; len]).unwrap());
+    for cipher in [16, 24, 32]
+        .into_iter()
+        .flat_map(|len| ciphers(&vec![7; len]))
+    {
         let nonce = [0x5a; 12];
         let mut module = Vec::new();
         let mut padded = vec![0; 16];
@@ -215,4 +258,240 @@ fn frame_errors() {
     let frame = Frame::read(&[12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9], 0).unwrap();
     assert_eq!(frame.consumed, 16);
     assert_eq!(frame.plaintext_len(0), 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// The backends against each other
+
+/// A cipher that is not ring's and one that is (the preferred one, which is `RustCrypto`'s
+/// too without the `ring` feature: the test then holds `RustCrypto` against itself).
+fn backend_pair(key: &Key, algorithm: Algorithm, file_aad: &[u8]) -> [ModuleCipher; 2] {
+    let rust_crypto = ModuleCipher::with_backend(key, algorithm, file_aad, Backend::RustCrypto);
+    let preferred = ModuleCipher::new(key, algorithm, file_aad);
+    assert_eq!(rust_crypto.backend(), Backend::RustCrypto);
+    if key.bits() != 192 {
+        assert_eq!(preferred.backend(), Backend::PREFERRED);
+    }
+    [rust_crypto, preferred]
+}
+
+#[test]
+fn ring_is_the_preferred_backend_with_the_feature() {
+    #[cfg(feature = "ring")]
+    assert_eq!(Backend::PREFERRED, Backend::Ring);
+    #[cfg(not(feature = "ring"))]
+    assert_eq!(Backend::PREFERRED, Backend::RustCrypto);
+
+    let cipher = ModuleCipher::new(&Key::try_new(&[1; 24]).unwrap(), Algorithm::AesGcmV1, b"");
+    assert_eq!(cipher.backend(), Backend::RustCrypto, "192 bits");
+    assert!(format!("{cipher:?}").contains("gcm: \"RustCrypto\""));
+    for len in [16, 32] {
+        let key = Key::try_new(&vec![1; len]).unwrap();
+        let cipher = ModuleCipher::new(&key, Algorithm::AesGcmV1, b"");
+        assert_eq!(cipher.backend(), Backend::PREFERRED, "{len}-byte key");
+        let name = Backend::PREFERRED.name();
+        assert!(format!("{cipher:?}").contains(&format!("gcm: \"{name}\"")));
+    }
+}
+
+/// The module AAD is held against [`Module::aad`] by every test that decrypts; here at
+/// the lengths where it moves from the inline copy to the stack and from the stack to
+/// the heap.
+#[test]
+fn module_aad_at_every_file_aad_length_boundary() {
+    let key = Key::try_new(&[9; 16]).unwrap();
+    let module = Module::DataPageHeader {
+        row_group: 0x1234,
+        column: 0x0102,
+        page: 0x7fff,
+    };
+    let bytes: Vec<u8> = (0..300u16).map(|i| (i * 13).to_le_bytes()[0]).collect();
+    for len in [0, 1, 8, 55, 56, 57, 58, 63, 64, 65, 248, 249, 250, 256, 300] {
+        let file_aad = &bytes[..len];
+        // Encrypted with the AAD as `Module::aad` spells it, decrypted by a module cipher.
+        let mut encrypted = Vec::new();
+        Cipher::with_backend(&key, false, Backend::PREFERRED)
+            .encrypt_gcm_with_nonce(
+                &[3; NONCE_LEN],
+                &module.aad(file_aad).unwrap(),
+                b"header",
+                &mut encrypted,
+            )
+            .unwrap();
+        let cipher = ModuleCipher::new(&key, Algorithm::AesGcmV1, file_aad);
+        let mut out = Vec::new();
+        cipher
+            .decrypt(module, &encrypted, &mut out)
+            .unwrap_or_else(|e| panic!("file AAD of {len} bytes: {e}"));
+        assert_eq!(out, b"header");
+        let mut again = Vec::new();
+        cipher
+            .encrypt_with_nonce(module, &[3; NONCE_LEN], b"header", &mut again)
+            .unwrap();
+        assert_eq!(again, encrypted, "file AAD of {len} bytes");
+        assert_eq!(cipher.file_aad(), file_aad);
+    }
+}
+
+fn same_modules_both_ways(
+    key: &[u8],
+    algorithm: Algorithm,
+    file_aad: &[u8],
+    module: Module,
+    nonce: [u8; NONCE_LEN],
+    plaintext: &[u8],
+) -> std::result::Result<(), TestCaseError> {
+    let key = Key::try_new(key).unwrap();
+    let ciphers = backend_pair(&key, algorithm, file_aad);
+    let modules: Vec<Vec<u8>> = ciphers
+        .iter()
+        .map(|cipher| {
+            let mut out = b"prefix".to_vec();
+            cipher
+                .encrypt_with_nonce(module, &nonce, plaintext, &mut out)
+                .unwrap();
+            out.split_off(6)
+        })
+        .collect();
+    prop_assert_eq!(
+        &modules[0],
+        &modules[1],
+        "the same module from both backends"
+    );
+    prop_assert_eq!(
+        modules[0].len(),
+        plaintext.len() + algorithm.overhead(module)
+    );
+    for (decrypting, cipher) in ciphers.iter().enumerate() {
+        for encrypted in &modules {
+            let mut out = b"x".to_vec();
+            prop_assert_eq!(
+                cipher.decrypt(module, encrypted, &mut out),
+                Ok(encrypted.len())
+            );
+            prop_assert_eq!(&out[1..], plaintext, "decrypt, backend {}", decrypting);
+            let mut slice = vec![0x55; plaintext.len() + 3];
+            prop_assert_eq!(
+                cipher.decrypt_into(module, encrypted, &mut slice),
+                Ok(crate::Decrypted {
+                    consumed: encrypted.len(),
+                    plaintext_len: plaintext.len()
+                })
+            );
+            prop_assert_eq!(&slice[..plaintext.len()], plaintext);
+            prop_assert_eq!(&slice[plaintext.len()..], &[0x55; 3]);
+        }
+        // Altered bytes fail the same way on either backend, leaving the output as it was.
+        if !algorithm.uses_ctr(module) {
+            let mut altered = modules[0].clone();
+            let last = altered.len() - 1;
+            altered[last] ^= 1;
+            let failed = Error::Authentication {
+                module: module.module_type(),
+            };
+            let mut out = b"x".to_vec();
+            prop_assert_eq!(
+                cipher.decrypt(module, &altered, &mut out),
+                Err(failed.clone())
+            );
+            prop_assert_eq!(&out, b"x");
+            let mut slice = vec![0x55; plaintext.len()];
+            prop_assert_eq!(
+                cipher.decrypt_into(module, &altered, &mut slice),
+                Err(failed)
+            );
+            prop_assert!(
+                slice.iter().all(|&b| b == 0x55),
+                "nothing written on failure"
+            );
+        }
+    }
+    // The footer signature: the same tag from both.
+    let tags: Vec<_> = ciphers
+        .iter()
+        .map(|cipher| cipher.gcm_tag(module, &nonce, plaintext))
+        .collect();
+    prop_assert_eq!(&tags[0], &tags[1]);
+    Ok(())
+}
+
+#[test]
+fn backends_give_the_same_modules_at_128_and_256_bits() {
+    let plaintext: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 253) as u8).collect();
+    let modules = [
+        Module::Footer,
+        Module::DataPageHeader {
+            row_group: 1,
+            column: 2,
+            page: 3,
+        },
+        Module::DataPage {
+            row_group: 1,
+            column: 2,
+            page: 3,
+        },
+    ];
+    // Lengths around the block size, the stack scratch buffers of ring's decryption into
+    // a slice (128 and 1024 bytes), and ring's bulk kernels.
+    let lens = [
+        0,
+        1,
+        15,
+        16,
+        17,
+        100,
+        128,
+        129,
+        1024,
+        1025,
+        4096 + 3,
+        70_000,
+    ];
+    let long_aad = [0xa5; 300];
+    for key_len in [16, 32] {
+        for algorithm in [Algorithm::AesGcmV1, Algorithm::AesGcmCtrV1] {
+            for (i, module) in modules.into_iter().enumerate() {
+                for (j, len) in lens.into_iter().enumerate() {
+                    let file_aad: &[u8] = if j % 2 == 0 {
+                        b"tester\x01\x02"
+                    } else {
+                        &long_aad
+                    };
+                    let nonce = [u8::try_from(i * 16 + j).unwrap(); NONCE_LEN];
+                    same_modules_both_ways(
+                        &vec![0x42; key_len],
+                        algorithm,
+                        file_aad,
+                        module,
+                        nonce,
+                        &plaintext[..len],
+                    )
+                    .unwrap();
+                }
+            }
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn backends_agree_on_anything(
+        key in prop_oneof![
+            prop::collection::vec(any::<u8>(), 16),
+            prop::collection::vec(any::<u8>(), 32),
+        ],
+        file_aad in prop::collection::vec(any::<u8>(), 0..100),
+        nonce in any::<[u8; NONCE_LEN]>(),
+        plaintext in prop::collection::vec(any::<u8>(), 0..2000),
+        ctr in any::<bool>(),
+        page in any::<bool>(),
+    ) {
+        let algorithm = if ctr { Algorithm::AesGcmCtrV1 } else { Algorithm::AesGcmV1 };
+        let module = if page {
+            Module::DataPage { row_group: 0, column: 1, page: 2 }
+        } else {
+            Module::ColumnMetaData { row_group: 0, column: 1 }
+        };
+        same_modules_both_ways(&key, algorithm, &file_aad, module, nonce, &plaintext)?;
+    }
 }
