@@ -1,0 +1,492 @@
+//! The pages of a column chunk: headers read (and decrypted), checksums verified, bodies
+//! decrypted and decompressed, levels split from values.
+
+use std::sync::Arc;
+
+use bytes::{Buf, Bytes};
+use parquet_compress::{Codec, Decompressor};
+use parquet_crypto::{Module, ModuleCipher};
+use parquet_thrift::{CompressionCodec, Encoding, PageHeader, PageType};
+
+use crate::error::{Context, Error, ErrorKind, Result};
+
+/// Levels of a data page, still encoded.
+#[derive(Debug, Clone)]
+pub struct Levels {
+    /// RLE (the hybrid without its length prefix) or BIT_PACKED.
+    pub encoding: Encoding,
+    /// The encoded levels (empty when the column has no such levels).
+    pub data: Bytes,
+}
+
+/// A decoded page header's worth of one page, ready for value decoding.
+#[derive(Debug, Clone)]
+pub enum Page {
+    /// A dictionary page.
+    Dictionary {
+        /// The decompressed entries (PLAIN).
+        data: Bytes,
+        /// The number of entries.
+        num_values: usize,
+        /// The encoding of the entries (PLAIN or PLAIN_DICTIONARY).
+        encoding: Encoding,
+        /// The page header, as read (decrypted).
+        header: PageHeader<'static>,
+        /// The file offset of the page header.
+        offset: u64,
+    },
+    /// A data page (v1 or v2).
+    Data(DataPage),
+}
+
+/// A data page: levels and values, decompressed.
+#[derive(Debug, Clone)]
+pub struct DataPage {
+    /// The number of values, nulls included (the number of levels).
+    pub num_values: usize,
+    /// The number of rows, for v2 pages.
+    pub num_rows: Option<usize>,
+    /// The number of nulls, for v2 pages.
+    pub num_nulls: Option<usize>,
+    /// The encoding of the values.
+    pub encoding: Encoding,
+    /// The repetition levels.
+    pub rep_levels: Levels,
+    /// The definition levels.
+    pub def_levels: Levels,
+    /// The encoded values.
+    pub values: Bytes,
+    /// Whether this is a v2 page.
+    pub v2: bool,
+    /// The page header, as read (decrypted).
+    pub header: PageHeader<'static>,
+    /// The file offset of the page header.
+    pub offset: u64,
+}
+
+/// What a page reader needs to know about its column chunk.
+#[derive(Clone)]
+pub(crate) struct ChunkInfo {
+    pub(crate) codec: Codec,
+    pub(crate) num_values: u64,
+    pub(crate) max_def_level: u16,
+    pub(crate) max_rep_level: u16,
+    pub(crate) cipher: Option<Arc<ModuleCipher>>,
+    pub(crate) row_group_ordinal: usize,
+    pub(crate) column_ordinal: usize,
+    pub(crate) verify_checksums: bool,
+    /// Whether the chunk starts with a dictionary page (its metadata has a dictionary
+    /// page offset): needed to pick the AAD of an encrypted first page header.
+    pub(crate) has_dictionary: bool,
+}
+
+impl ChunkInfo {
+    /// A chunk without values.
+    pub(crate) fn empty(column: &crate::schema::ColumnDescriptor) -> Self {
+        Self {
+            codec: Codec::Uncompressed,
+            num_values: 0,
+            max_def_level: column.max_def_level,
+            max_rep_level: column.max_rep_level,
+            cipher: None,
+            row_group_ordinal: 0,
+            column_ordinal: 0,
+            verify_checksums: false,
+            has_dictionary: false,
+        }
+    }
+}
+
+/// The codec of a `CompressionCodec` from the file.
+pub(crate) fn codec(codec: CompressionCodec) -> Result<Codec> {
+    Ok(Codec::from_parquet(codec.0)?)
+}
+
+/// Reads the pages of one column chunk, held whole in memory, one at a time.
+pub struct PageReader {
+    data: Bytes,
+    /// The file offset of `data[0]`.
+    base: u64,
+    pos: usize,
+    info: ChunkInfo,
+    values_read: u64,
+    data_pages: usize,
+    dictionary_seen: bool,
+    decompressor: Decompressor,
+    scratch: Vec<u8>,
+}
+
+impl std::fmt::Debug for PageReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageReader")
+            .field("base", &self.base)
+            .field("pos", &self.pos)
+            .field("len", &self.data.len())
+            .finish_non_exhaustive()
+    }
+}
+
+fn size(value: i32, what: &str) -> Result<usize> {
+    usize::try_from(value).map_err(|_| Error::invalid(format!("negative {what}: {value}")))
+}
+
+impl PageReader {
+    pub(crate) fn new(data: Bytes, base: u64, info: ChunkInfo) -> Self {
+        Self {
+            data,
+            base,
+            pos: 0,
+            info,
+            values_read: 0,
+            data_pages: 0,
+            dictionary_seen: false,
+            decompressor: Decompressor::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The file offset of the next page header.
+    pub fn offset(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    /// Moves to the page whose header starts at file offset `offset`, which counts as
+    /// data page number `ordinal` of the chunk (for decryption): for skipping pages with
+    /// the offset index.
+    ///
+    /// # Errors
+    ///
+    /// An offset outside the chunk.
+    pub fn seek(&mut self, offset: u64, ordinal: usize, values_before: u64) -> Result<()> {
+        let pos = offset
+            .checked_sub(self.base)
+            .and_then(|p| usize::try_from(p).ok())
+            .filter(|&p| p <= self.data.len())
+            .ok_or_else(|| {
+                Error::invalid(format!("page offset {offset} outside its column chunk"))
+            })?;
+        self.pos = pos;
+        self.data_pages = ordinal;
+        self.values_read = values_before;
+        Ok(())
+    }
+
+    /// The next page, or `None` at the end of the chunk. Index pages and pages of unknown
+    /// types are skipped.
+    ///
+    /// # Errors
+    ///
+    /// A header that does not decode or decrypt, a page that runs past the chunk, a
+    /// checksum mismatch, a page that does not decrypt or decompress, levels that do not
+    /// fit the page.
+    pub fn next_page(&mut self) -> Result<Option<Page>> {
+        loop {
+            if self.pos >= self.data.len() || self.values_read >= self.info.num_values {
+                return Ok(None);
+            }
+            let offset = self.offset();
+            if let Some(page) = self.read_page().at_offset(offset)? {
+                return Ok(Some(page));
+            }
+        }
+    }
+
+    fn read_page(&mut self) -> Result<Option<Page>> {
+        let rest = self.data.slice(self.pos..);
+        let (header, header_len) = self.read_header(&rest)?;
+        let compressed = size(header.compressed_page_size, "compressed page size")?;
+        let uncompressed = size(header.uncompressed_page_size, "uncompressed page size")?;
+        let body_start = header_len;
+        let body_end = body_start
+            .checked_add(compressed)
+            .filter(|&end| end <= rest.len())
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "page of {compressed} bytes runs past the end of its column chunk ({} bytes left)",
+                    rest.len().saturating_sub(body_start)
+                ))
+            })?;
+        self.pos += body_end;
+        let body = rest.slice(body_start..body_end);
+        let offset = self.base + (self.pos - body_end) as u64;
+        match header.type_ {
+            PageType::DICTIONARY_PAGE => {
+                let Some(dict) = header.dictionary_page_header.clone() else {
+                    return Err(Error::invalid(
+                        "dictionary page without a dictionary page header",
+                    ));
+                };
+                if self.dictionary_seen || self.data_pages > 0 {
+                    return Err(Error::invalid(
+                        "a dictionary page that is not the chunk's first page",
+                    ));
+                }
+                self.dictionary_seen = true;
+                let num_values = size(dict.num_values, "number of dictionary entries")?;
+                let body = self.decrypt_body(
+                    body,
+                    Module::DictionaryPage {
+                        row_group: self.info.row_group_ordinal,
+                        column: self.info.column_ordinal,
+                    },
+                )?;
+                self.verify_crc(header.crc, &body)?;
+                let data = self.decompress(body, uncompressed)?;
+                Ok(Some(Page::Dictionary {
+                    data,
+                    num_values,
+                    encoding: dict.encoding,
+                    header,
+                    offset,
+                }))
+            }
+            PageType::DATA_PAGE | PageType::DATA_PAGE_V2 => {
+                let ordinal = self.data_pages;
+                self.data_pages += 1;
+                let body = self.decrypt_body(
+                    body,
+                    Module::DataPage {
+                        row_group: self.info.row_group_ordinal,
+                        column: self.info.column_ordinal,
+                        page: ordinal,
+                    },
+                )?;
+                self.verify_crc(header.crc, &body)?;
+                let page = if header.type_ == PageType::DATA_PAGE {
+                    self.data_page_v1(header, body, uncompressed, offset)?
+                } else {
+                    self.data_page_v2(header, &body, uncompressed, offset)?
+                };
+                self.values_read += page.num_values as u64;
+                Ok(Some(Page::Data(page)))
+            }
+            // Index pages and page types newer than this reader.
+            _ => Ok(None),
+        }
+    }
+
+    fn read_header(&mut self, rest: &Bytes) -> Result<(PageHeader<'static>, usize)> {
+        let Some(cipher) = &self.info.cipher else {
+            let (header, len) = PageHeader::read_from(rest)?;
+            return Ok((header.into_owned(), len));
+        };
+        // A dictionary page, when the chunk has one, is its first page.
+        let module = if self.pos == 0 && self.info.has_dictionary {
+            Module::DictionaryPageHeader {
+                row_group: self.info.row_group_ordinal,
+                column: self.info.column_ordinal,
+            }
+        } else {
+            Module::DataPageHeader {
+                row_group: self.info.row_group_ordinal,
+                column: self.info.column_ordinal,
+                page: self.data_pages,
+            }
+        };
+        self.scratch.clear();
+        let used = cipher.decrypt(module, rest, &mut self.scratch)?;
+        let (header, _) = PageHeader::read_from(&self.scratch)?;
+        Ok((header.into_owned(), used))
+    }
+
+    fn decrypt_body(&self, body: Bytes, module: Module) -> Result<Bytes> {
+        let Some(cipher) = &self.info.cipher else {
+            return Ok(body);
+        };
+        let mut out = Vec::new();
+        let used = cipher.decrypt(module, &body, &mut out)?;
+        if used != body.len() {
+            return Err(Error::invalid(format!(
+                "encrypted page of {} bytes holds a module of {used}",
+                body.len()
+            )));
+        }
+        Ok(Bytes::from(out))
+    }
+
+    fn verify_crc(&self, crc: Option<i32>, body: &[u8]) -> Result<()> {
+        let Some(expected) = crc.filter(|_| self.info.verify_checksums) else {
+            return Ok(());
+        };
+        #[allow(clippy::cast_sign_loss)]
+        let expected = expected as u32;
+        let actual = crc32fast::hash(body);
+        if actual == expected {
+            Ok(())
+        } else {
+            Err(ErrorKind::Checksum { expected, actual }.into())
+        }
+    }
+
+    fn decompress(&mut self, body: Bytes, uncompressed: usize) -> Result<Bytes> {
+        if self.info.codec == Codec::Uncompressed {
+            return Ok(body);
+        }
+        let mut out = Vec::new();
+        self.decompressor
+            .decompress(self.info.codec, &body, uncompressed, &mut out)?;
+        Ok(Bytes::from(out))
+    }
+
+    fn data_page_v1(
+        &mut self,
+        header: PageHeader<'static>,
+        body: Bytes,
+        uncompressed: usize,
+        offset: u64,
+    ) -> Result<DataPage> {
+        let Some(h) = &header.data_page_header else {
+            return Err(Error::invalid("data page without a data page header"));
+        };
+        let num_values = size(h.num_values, "number of values")?;
+        let mut data = self.decompress(body, uncompressed)?;
+        let rep_levels = split_levels(
+            &mut data,
+            h.repetition_level_encoding,
+            self.info.max_rep_level,
+            num_values,
+        )
+        .map_err(|e| e.in_column_part("repetition levels"))?;
+        let def_levels = split_levels(
+            &mut data,
+            h.definition_level_encoding,
+            self.info.max_def_level,
+            num_values,
+        )
+        .map_err(|e| e.in_column_part("definition levels"))?;
+        let encoding = h.encoding;
+        Ok(DataPage {
+            num_values,
+            num_rows: None,
+            num_nulls: None,
+            encoding,
+            rep_levels,
+            def_levels,
+            values: data,
+            v2: false,
+            header,
+            offset,
+        })
+    }
+
+    fn data_page_v2(
+        &mut self,
+        header: PageHeader<'static>,
+        body: &Bytes,
+        uncompressed: usize,
+        offset: u64,
+    ) -> Result<DataPage> {
+        let Some(h) = &header.data_page_header_v2 else {
+            return Err(Error::invalid("data page v2 without a data page header v2"));
+        };
+        let num_values = size(h.num_values, "number of values")?;
+        let rep_len = size(h.repetition_levels_byte_length, "repetition levels length")?;
+        let def_len = size(h.definition_levels_byte_length, "definition levels length")?;
+        let levels_len = rep_len
+            .checked_add(def_len)
+            .filter(|&l| l <= body.len() && l <= uncompressed)
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "levels of {rep_len} + {def_len} bytes do not fit a page of {} bytes",
+                    body.len()
+                ))
+            })?;
+        let rep = body.slice(..rep_len);
+        let def = body.slice(rep_len..levels_len);
+        let values = body.slice(levels_len..);
+        let values = if h.is_compressed.unwrap_or(true) {
+            self.decompress(values, uncompressed - levels_len)?
+        } else {
+            values
+        };
+        let levels = |data: Bytes, max: u16| Levels {
+            encoding: Encoding::RLE,
+            data: if max == 0 { Bytes::new() } else { data },
+        };
+        let num_rows = Some(size(h.num_rows, "number of rows")?);
+        let num_nulls = Some(size(h.num_nulls, "number of nulls")?);
+        let encoding = h.encoding;
+        Ok(DataPage {
+            num_values,
+            num_rows,
+            num_nulls,
+            encoding,
+            rep_levels: levels(rep, self.info.max_rep_level),
+            def_levels: levels(def, self.info.max_def_level),
+            values,
+            v2: true,
+            header,
+            offset,
+        })
+    }
+}
+
+trait LevelContext {
+    fn in_column_part(self, what: &str) -> Error;
+}
+
+impl LevelContext for Error {
+    fn in_column_part(self, what: &str) -> Error {
+        match self.kind() {
+            ErrorKind::Decode(_) | ErrorKind::Invalid(_) => {
+                Error::invalid(format!("{what}: {self}"))
+            }
+            _ => self,
+        }
+    }
+}
+
+/// The bit width of levels up to `max`.
+pub(crate) fn level_width(max: u16) -> u8 {
+    #[allow(clippy::cast_possible_truncation)] // at most 16
+    let width = (u16::BITS - max.leading_zeros()) as u8;
+    width
+}
+
+/// Splits the levels of a v1 page off the front of `data`.
+fn split_levels(
+    data: &mut Bytes,
+    encoding: Encoding,
+    max: u16,
+    num_values: usize,
+) -> Result<Levels> {
+    if max == 0 {
+        return Ok(Levels {
+            encoding: Encoding::RLE,
+            data: Bytes::new(),
+        });
+    }
+    let len = match encoding {
+        Encoding::RLE => {
+            let (levels, _) = parquet_rle::split_length_prefixed(data)?;
+            let levels = data.slice(4..4 + levels.len());
+            data.advance(4 + levels.len());
+            return Ok(Levels {
+                encoding: Encoding::RLE,
+                data: levels,
+            });
+        }
+        Encoding::BIT_PACKED => num_values
+            .checked_mul(usize::from(level_width(max)))
+            .map(|bits| bits.div_ceil(8))
+            .filter(|&len| len <= data.len())
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "{num_values} BIT_PACKED levels do not fit the page's {} bytes",
+                    data.len()
+                ))
+            })?,
+        other => {
+            return Err(Error::unsupported(format!(
+                "level encoding {}",
+                other.name().unwrap_or("unknown")
+            )));
+        }
+    };
+    let levels = data.slice(..len);
+    data.advance(len);
+    Ok(Levels {
+        encoding: Encoding::BIT_PACKED,
+        data: levels,
+    })
+}
