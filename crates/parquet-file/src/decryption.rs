@@ -132,6 +132,8 @@ impl DecryptionOptions {
 pub(crate) struct FileCrypto {
     pub(crate) algorithm: Algorithm,
     pub(crate) file_aad: Vec<u8>,
+    /// The footer key, once found: columns encrypted with the footer key use it.
+    pub(crate) footer_key: Option<Key>,
 }
 
 impl FileCrypto {
@@ -183,7 +185,13 @@ impl FileCrypto {
         Ok(Self {
             algorithm,
             file_aad: parquet_crypto::file_aad(prefix, file_unique.unwrap_or_default()),
+            footer_key: None,
         })
+    }
+
+    pub(crate) fn with_footer_key(mut self, key: Key) -> Self {
+        self.footer_key = Some(key);
+        self
     }
 
     pub(crate) fn cipher(&self, key: &Key) -> ModuleCipher {

@@ -116,13 +116,14 @@ impl ParquetMetaData {
             let plaintext = parquet_crypto::decrypt_footer(&key, &crypto.file_aad, &footer[used..])
                 .at_offset(footer_start + used as u64)?;
             let (file, _) = FileMetaData::read_from(&plaintext).at_offset(footer_start)?;
+            let crypto = crypto.with_footer_key(key);
             (file.into_owned(), FooterProtection::Encrypted, Some(crypto))
         } else {
             let (file, used) = FileMetaData::read_from(&footer).at_offset(footer_start)?;
             match &file.encryption_algorithm {
                 None => (file.into_owned(), FooterProtection::None, None),
                 Some(algorithm) => {
-                    let crypto = FileCrypto::new(algorithm, options)?;
+                    let mut crypto = FileCrypto::new(algorithm, options)?;
                     let key = options.footer_key(file.footer_signing_key_metadata.as_deref())?;
                     let protection = match key {
                         Some(key) if options.verifies_signature() => {
@@ -139,9 +140,14 @@ impl ParquetMetaData {
                                 signature,
                             )
                             .at_offset(footer_start)?;
+                            crypto = crypto.with_footer_key(key);
                             FooterProtection::SignatureVerified
                         }
-                        _ => FooterProtection::SignatureNotVerified,
+                        Some(key) => {
+                            crypto = crypto.with_footer_key(key);
+                            FooterProtection::SignatureNotVerified
+                        }
+                        None => FooterProtection::SignatureNotVerified,
                     };
                     (file.into_owned(), protection, Some(crypto))
                 }
@@ -310,7 +316,7 @@ fn chunk_cipher(
         return ChunkCipher::Plaintext;
     };
     let key = match meta {
-        ColumnCryptoMetaData::EncryptionWithFooterKey(_) => options.footer_key(None),
+        ColumnCryptoMetaData::EncryptionWithFooterKey(_) => Ok(crypto.footer_key.clone()),
         ColumnCryptoMetaData::EncryptionWithColumnKey(c) => {
             options.column_key(name, c.key_metadata.as_deref())
         }

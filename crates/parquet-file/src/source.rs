@@ -17,7 +17,7 @@ use bytes::Bytes;
 /// use parquet_file::Source;
 ///
 /// let source = Bytes::from_static(b"PAR1...PAR1");
-/// assert_eq!(source.len()?, 11);
+/// assert_eq!(Source::len(&source)?, 11);
 /// assert_eq!(source.read_at(7, 4)?, Bytes::from_static(b"PAR1"));
 /// // A memory map (from the memmap2 crate, say) is a `Bytes` too:
 /// // `Bytes::from_owner(unsafe { memmap2::Mmap::map(&file)? })`.

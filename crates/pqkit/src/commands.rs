@@ -557,10 +557,10 @@ pub(crate) fn verify(reader: &Reader, out: &mut impl Write) -> Result<(), Failur
         row?;
         rows += 1;
     }
-    if i64::try_from(rows).ok() != Some(m.num_rows()) {
+    let expected: i64 = m.row_groups().iter().map(|g| g.num_rows).sum();
+    if i64::try_from(rows).ok() != Some(expected) {
         return Err(Failure::File(format!(
-            "the footer says {} rows, the row groups hold {rows}",
-            m.num_rows()
+            "the row groups say {expected} rows, their columns hold {rows}"
         )));
     }
     writeln!(
