@@ -2,6 +2,9 @@
 //! encrypted file decrypts to the rows of the corpus README's formula, every file of
 //! `bad_data` gives its error. Run with `cargo xtask corpus`.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test helpers outside `#[test]` fns.
+#![allow(clippy::cast_possible_wrap, clippy::cast_precision_loss)] // Row numbers below 100.
+
 use std::fs::File;
 use std::path::PathBuf;
 

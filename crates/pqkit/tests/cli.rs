@@ -1,5 +1,7 @@
 //! `pqkit` as its users run it: output, exit status and messages.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)] // Test helpers outside `#[test]` fns.
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
