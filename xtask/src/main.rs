@@ -9,9 +9,23 @@
 //! - `corpus [FILTER]`: runs the tests that read the real files of `../shared/corpus`. They
 //!   live in each crate's `tests/corpus.rs`, marked `#[ignore]` so that `cargo test` on a
 //!   fresh clone does not need them, and find the corpus through `PARQUET_KIT_CORPUS`.
+//! - `conformance [FILTER...]`: every file of `../shared/corpus/parquet-testing/data` read by
+//!   `pqkit cat --format jsonl` and compared row by row with pyarrow's rows mapped by the
+//!   rows contract of DESIGN.md (the encrypted files: with the formula of the corpus
+//!   README); every file of its `bad_data/` must make pqkit exit 1.
+//! - `interop [FILTER...]`: the same comparison on files that pyarrow, `DuckDB` and polars
+//!   write into `<target>/interop/fixtures`.
+//!
+//! Both build pqkit with `cargo build --release -p pqkit`, unless `PQKIT` names a binary,
+//! and run Python from a virtual environment in `<target>/xtask-venv` that they create with
+//! the versions pinned in `xtask/requirements.txt` (`python3`, or `PYTHON`, makes it).
 #![allow(clippy::print_stdout)]
 
+mod conformance;
 mod fuzz;
+mod interop;
+mod python;
+mod rows;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -22,6 +36,8 @@ fn main() -> ExitCode {
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("corpus") => corpus(&args[1..]),
+        Some("conformance") => conformance::run(&args[1..]),
+        Some("interop") => interop::run(&args[1..]),
         _ => Err(usage()),
     };
     match result {
@@ -35,7 +51,8 @@ fn main() -> ExitCode {
 
 fn usage() -> String {
     "usage: cargo xtask fuzz [--seconds N] [TARGET...] | cargo xtask bench [ARGS...] | \
-     cargo xtask corpus [FILTER]"
+     cargo xtask corpus [FILTER] | cargo xtask conformance [FILTER...] | \
+     cargo xtask interop [FILTER...]"
         .to_owned()
 }
 
@@ -56,6 +73,35 @@ fn run(command: &mut Command) -> Result<(), String> {
     } else {
         Err(format!("{command:?} failed with {status}"))
     }
+}
+
+/// Runs `command` for its standard output, failing when it does not succeed.
+fn output(command: &mut Command) -> Result<String, String> {
+    let output = command
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    if output.status.success() {
+        String::from_utf8(output.stdout).map_err(|e| format!("{command:?}: {e}"))
+    } else {
+        Err(format!("{command:?} failed with {}", output.status))
+    }
+}
+
+/// The workspace's target directory, as cargo resolves it (`CARGO_TARGET_DIR`, config).
+fn target_dir(root: &Path) -> Result<PathBuf, String> {
+    let metadata = output(Command::new(rows::cargo()).current_dir(root).args([
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+    ]))?;
+    let metadata: serde_json::Value =
+        serde_json::from_str(&metadata).map_err(|e| format!("cargo metadata: {e}"))?;
+    metadata["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| "cargo metadata: no target_directory".to_owned())
 }
 
 fn bench(args: &[String]) -> Result<(), String> {

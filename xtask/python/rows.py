@@ -1,0 +1,497 @@
+"""The reference rows of a Parquet file: pyarrow reads it, this maps the values by the rows
+contract of DESIGN.md ("The rows contract", what `pqkit cat --format jsonl` prints).
+
+    rows.py FILE                   the rows of FILE as JSONL on stdout; exit 1 and one line
+                                   on stderr when pyarrow cannot read it
+    rows.py --out DIR FILE...      for each FILE, DIR/<name>.jsonl, or DIR/<name>.error
+                                   holding what pyarrow said, or DIR/<name>.fault with
+                                   the traceback of a fault of this script (one process
+                                   for many files)
+    rows.py --encrypted-testing    the 50 rows of parquet-testing's *.parquet.encrypted
+                                   files, by the formula of ../shared/corpus/README.md
+
+How a value is printed depends on the Parquet schema (physical type, logical or converted
+type), never on the Arrow type pyarrow chose: pyarrow may restore the Arrow type stored in
+ARROW:schema (timestamp[s] for a TIMESTAMP(MILLIS) column, date64, duration, large_string,
+dictionary) or coerce INT96. Temporal values are formatted from their integer count in the
+Parquet unit, so dates outside Python's datetime range (negative years too) come out right.
+"""
+
+import base64
+import json
+import math
+import os
+import sys
+import traceback
+import uuid
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+UNITS_PER_SECOND = {"s": 1, "ms": 1000, "us": 1000_000, "ns": 1000_000_000}
+PARQUET_UNITS = {"milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns"}
+FRACTION_DIGITS = {"ms": 3, "us": 6, "ns": 9}
+
+
+# ---------------------------------------------------------------------------------------
+# JSON text
+
+
+class Number(str):
+    """A JSON number written exactly as given (the shortest form of a float's width)."""
+
+
+class Object(list):
+    """A JSON object as (key, value) pairs in schema order."""
+
+
+def dumps(value):
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, Number):
+        return str(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, Object):
+        return "{" + ",".join(f"{dumps(k)}:{dumps(v)}" for k, v in value) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(dumps(v) for v in value) + "]"
+    raise TypeError(f"no JSON form for {value!r}")
+
+
+# ---------------------------------------------------------------------------------------
+# Scalars by the rows contract
+
+
+def float_json(value, width):
+    """FLOAT, DOUBLE, FLOAT16: the shortest decimal that round-trips at the stored width."""
+    if value is None:
+        return None
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    if width == 64:
+        text = repr(float(value))
+    elif width == 32:
+        text = str(np.float32(value))
+    else:
+        text = str(np.float16(value))
+    return Number(text)
+
+
+def year_text(year):
+    # As chrono prints a NaiveDate: four digits, a sign only outside 0..=9999.
+    if 0 <= year <= 9999:
+        return f"{year:04d}"
+    return f"{year:+05d}"
+
+
+def civil_from_days(days):
+    """(year, month, day) of the proleptic Gregorian calendar, days since 1970-01-01."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    year = yoe + era * 400 + (1 if month <= 2 else 0)
+    return year, month, day
+
+
+def date_text(days):
+    year, month, day = civil_from_days(days)
+    return f"{year_text(year)}-{month:02d}-{day:02d}"
+
+
+def clock_text(seconds_of_day, fraction, unit):
+    hours, rest = divmod(seconds_of_day, 3600)
+    minutes, seconds = divmod(rest, 60)
+    digits = FRACTION_DIGITS[unit]
+    return f"{hours:02d}:{minutes:02d}:{seconds:02d}.{fraction:0{digits}d}"
+
+
+def time_text(count, unit):
+    """TIME: HH:MM:SS and 3, 6 or 9 fraction digits by unit."""
+    seconds, fraction = divmod(count, UNITS_PER_SECOND[unit])
+    return clock_text(seconds, fraction, unit)
+
+
+def timestamp_text(count, unit, utc):
+    """TIMESTAMP: count of `unit` since the epoch; Z when adjusted to UTC."""
+    seconds, fraction = divmod(count, UNITS_PER_SECOND[unit])
+    days, seconds_of_day = divmod(seconds, 86400)
+    text = f"{date_text(days)}T{clock_text(seconds_of_day, fraction, unit)}"
+    return text + "Z" if utc else text
+
+
+def decimal_text(value, scale):
+    """DECIMAL: plain notation, exactly `scale` digits after the point."""
+    sign, digits, exponent = value.as_tuple()
+    shift = exponent + scale
+    if shift < 0:
+        raise ValueError(f"decimal {value} has more than {scale} fraction digits")
+    unscaled = int("".join(map(str, digits)) or "0") * 10**shift
+    text = str(unscaled)
+    if scale > 0:
+        text = text.rjust(scale + 1, "0")
+        text = f"{text[:-scale]}.{text[-scale:]}"
+    return "-" + text if sign and unscaled != 0 else text
+
+
+def base64_text(value):
+    if isinstance(value, str):
+        value = value.encode()
+    return base64.b64encode(value).decode("ascii")
+
+
+def string_text(value):
+    return value.decode("utf-8") if isinstance(value, bytes) else value
+
+
+def uuid_text(value):
+    return str(uuid.UUID(bytes=bytes(value)))
+
+
+def rescale(count, from_unit, to_unit):
+    """An integer count of `from_unit` as a count of `to_unit`; it must be exact."""
+    have, want = UNITS_PER_SECOND[from_unit], UNITS_PER_SECOND[to_unit]
+    if want >= have:
+        return count * (want // have)
+    whole, rest = divmod(count, have // want)
+    if rest:
+        raise ValueError(f"{count} {from_unit} is not a whole number of {to_unit}")
+    return whole
+
+
+# ---------------------------------------------------------------------------------------
+# Leaf columns: what the Parquet schema says a value is
+
+
+class Leaf:
+    """One leaf column of the Parquet schema and how its values are printed."""
+
+    def __init__(self, column):
+        self.path = column.path
+        physical = column.physical_type
+        logical = json.loads(column.logical_type.to_json())
+        kind = logical.get("Type", "None")
+        converted = column.converted_type
+        self.unit = None
+        self.utc = False
+        self.scale = column.scale
+        # Arrays of this leaf from a second read with INT96 in seconds (see int96_counts).
+        self.seconds = None
+        if kind == "Decimal" or converted == "DECIMAL":
+            self.kind = "decimal"
+        elif physical == "BOOLEAN":
+            self.kind = "bool"
+        elif physical == "INT96":
+            self.kind = "int96"
+        elif physical == "FLOAT":
+            self.kind = "float32"
+        elif physical == "DOUBLE":
+            self.kind = "float64"
+        elif kind == "Float16":
+            self.kind = "float16"
+        elif kind == "UUID":
+            self.kind = "uuid"
+        elif kind in ("String", "Enum", "JSON") or converted in ("UTF8", "ENUM", "JSON"):
+            self.kind = "string"
+        elif kind == "Date" or converted == "DATE":
+            self.kind = "date"
+        elif kind in ("Time", "Timestamp"):
+            self.kind = kind.lower()
+            self.unit = PARQUET_UNITS[logical["timeUnit"]]
+            self.utc = logical["isAdjustedToUTC"]
+        elif converted in ("TIME_MILLIS", "TIME_MICROS"):
+            self.kind = "time"
+            self.unit = "ms" if converted == "TIME_MILLIS" else "us"
+        elif converted in ("TIMESTAMP_MILLIS", "TIMESTAMP_MICROS"):
+            # The converted types are the UTC-adjusted timestamps.
+            self.kind = "timestamp"
+            self.unit = "ms" if converted == "TIMESTAMP_MILLIS" else "us"
+            self.utc = True
+        elif physical in ("INT32", "INT64"):
+            self.kind = "int"
+        else:
+            # BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY without annotation, BSON, INTERVAL,
+            # unknown logical types.
+            self.kind = "binary"
+
+    def values(self, array):
+        """The JSON values of a leaf Arrow array (no nesting left)."""
+        if pa.types.is_null(array.type):
+            return [None] * len(array)
+        kind = self.kind
+        if kind in ("date", "time", "timestamp", "int96"):
+            counts, unit = integer_counts(array)
+            if kind == "date":
+                per_day = 86400 * UNITS_PER_SECOND[unit] if unit else 1
+                return [None if c is None else date_text(c // per_day) for c in counts]
+            if kind == "int96":
+                counts = int96_counts(counts, unit, integer_counts(self.seconds))
+                return [None if c is None else timestamp_text(c, "ns", False) for c in counts]
+            counts = [None if c is None else rescale(c, unit, self.unit) for c in counts]
+            if kind == "time":
+                return [None if c is None else time_text(c, self.unit) for c in counts]
+            return [None if c is None else timestamp_text(c, self.unit, self.utc) for c in counts]
+        if kind == "int" and not pa.types.is_integer(array.type):
+            # A duration (or another integer-backed type) restored from ARROW:schema.
+            return integer_counts(array)[0]
+        values = array.to_pylist()
+        convert = {
+            "bool": None,
+            "int": None,
+            "float32": lambda v: float_json(v, 32),
+            "float64": lambda v: float_json(v, 64),
+            "float16": lambda v: float_json(v, 16),
+            "string": string_text,
+            "binary": base64_text,
+            "uuid": uuid_text,
+            "decimal": lambda v: decimal_text(v, self.scale),
+        }[kind]
+        if convert is None:
+            return values
+        return [None if v is None else convert(v) for v in values]
+
+
+def integer_counts(array):
+    """The integers behind a temporal Arrow array, and their unit (None: days)."""
+    t = array.type
+    if pa.types.is_date32(t):
+        return array.view(pa.int32()).to_pylist(), None
+    if pa.types.is_date64(t):
+        return array.view(pa.int64()).to_pylist(), "ms"
+    if pa.types.is_time32(t):
+        return array.view(pa.int32()).to_pylist(), t.unit
+    if pa.types.is_time64(t) or pa.types.is_timestamp(t) or pa.types.is_duration(t):
+        return array.view(pa.int64()).to_pylist(), t.unit
+    if pa.types.is_integer(t):
+        return array.to_pylist(), None
+    raise TypeError(f"no integer form for {t}")
+
+
+def int96_counts(wrapped, unit, seconds):
+    """The exact INT96 timestamps in nanoseconds.
+
+    pyarrow turns an INT96 into a 64-bit count (days * 86400e9 + nanoseconds of the day),
+    which wraps for dates outside 1677..2262. The same column read in seconds does not
+    wrap, and pins the true count to one interval of a second: the one value congruent to
+    the wrapped count modulo 2^64 in that interval is the true count.
+    """
+    seconds, seconds_unit = seconds
+    if seconds_unit != "s":
+        raise TypeError(f"INT96 read in seconds came as {seconds_unit}")
+    per = UNITS_PER_SECOND[unit]
+    exact = []
+    for count, second in zip(wrapped, seconds, strict=True):
+        if count is None:
+            exact.append(None)
+            continue
+        low = second * per
+        k = -((count - low) // 2**64)  # smallest k with count + k * 2^64 >= low
+        true = count + k * 2**64
+        if not low <= true < low + per:
+            raise ValueError(f"INT96 value {count} does not fit second {second}")
+        exact.append(rescale(true, unit, "ns"))
+    return exact
+
+
+# ---------------------------------------------------------------------------------------
+# Nesting: Arrow arrays walked in the order of the Parquet leaves
+
+
+def plain_array(array):
+    """The array without dictionary encoding or extension wrapper."""
+    if isinstance(array, pa.ExtensionArray):
+        array = array.storage
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    return array
+
+
+def is_list(t):
+    return (
+        pa.types.is_list(t)
+        or pa.types.is_large_list(t)
+        or pa.types.is_fixed_size_list(t)
+        or pa.types.is_list_view(t)
+        or pa.types.is_large_list_view(t)
+    )
+
+
+def split(values, array):
+    """The flat `values` of a list-like `array`, cut back into one list per slot."""
+    lengths = pc.list_value_length(array).to_pylist()
+    out, start = [], 0
+    for length in lengths:
+        if length is None:
+            out.append(None)
+        else:
+            out.append(values[start : start + length])
+            start += length
+    if start != len(values):
+        raise ValueError(f"list lengths cover {start} of {len(values)} values")
+    return out
+
+
+def walk(array, leaves, leaf_values):
+    """The JSON values of `array`; `leaves` yields the Parquet leaf of each Arrow leaf in
+    depth-first order, and `leaf_values(leaf, array)` maps one."""
+    array = plain_array(array)
+    t = array.type
+    if pa.types.is_struct(t):
+        children = [walk(child, leaves, leaf_values) for child in array.flatten()]
+        names = [t.field(i).name for i in range(t.num_fields)]
+        valid = array.is_valid().to_pylist()
+        return [
+            Object(zip(names, row, strict=True)) if ok else None
+            for ok, row in zip(
+                valid, zip(*children, strict=True) if children else [()] * len(array), strict=True
+            )
+        ]
+    if pa.types.is_map(t):
+        # The offsets index the children of the whole (unsliced) array.
+        offsets = array.offsets.to_pylist()
+        first, size = offsets[0], offsets[-1] - offsets[0]
+        keys = walk(array.keys.slice(first, size), leaves, leaf_values)
+        items = walk(array.items.slice(first, size), leaves, leaf_values)
+        pairs = [Object([("key", k), ("value", v)]) for k, v in zip(keys, items, strict=True)]
+        valid = array.is_valid().to_pylist()
+        return [
+            pairs[start - first : end - first] if ok else None
+            for ok, start, end in zip(valid, offsets, offsets[1:])  # noqa: B905 - n + 1 offsets
+        ]
+    if is_list(t):
+        return split(walk(array.flatten(), leaves, leaf_values), array)
+    return leaf_values(next(leaves), array)
+
+
+# ---------------------------------------------------------------------------------------
+# Files
+
+
+class Refused(Exception):
+    """pyarrow cannot read the file; the message is what it said."""
+
+
+def read_rows(path):
+    """The rows of the Parquet file at `path`, as JSON values. Raises Refused when pyarrow
+    cannot read the file; any other exception is a fault of this script."""
+    try:
+        parquet = pq.ParquetFile(
+            path, coerce_int96_timestamp_unit="ns", page_checksum_verification=True
+        )
+        schema = parquet.schema
+        table = parquet.read()
+        # INT96 again, in seconds: what int96_counts needs to undo the wrapping.
+        in_seconds = None
+        if any(schema.column(i).physical_type == "INT96" for i in range(len(schema))):
+            in_seconds = pq.ParquetFile(
+                path, coerce_int96_timestamp_unit="s", page_checksum_verification=True
+            ).read()
+    except Exception as error:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ...
+        raise Refused(error_text(error)) from error
+
+    leaves = [Leaf(schema.column(i)) for i in range(len(schema))]
+    if in_seconds is not None:
+
+        def keep_seconds(leaf, array):
+            leaf.seconds = array
+            return [None] * len(array)
+
+        order = iter(leaves)
+        for column in in_seconds.columns:
+            walk(column.combine_chunks(), order, keep_seconds)
+
+    order = iter(leaves)
+    columns = [walk(column.combine_chunks(), order, Leaf.values) for column in table.columns]
+    rest = list(order)
+    if rest:
+        raise ValueError(f"{len(rest)} Parquet leaves not matched by the Arrow schema")
+    names = table.column_names
+    return [Object(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
+def encrypted_testing_rows():
+    """The rows of parquet-testing's *.parquet.encrypted files (../shared/corpus/README.md):
+    the schema is that of encrypt_columns_plaintext_footer.parquet.encrypted, whose plaintext
+    columns pyarrow reads; the INT96 of row i holds the 32-bit words i, i + 1 (nanoseconds of
+    the day) and i + 2 (the Julian day), as Arrow C++'s encryption tests write it."""
+    rows = []
+    for i in range(50):
+        julian_day, nanos = i + 2, ((i + 1) << 32) | i
+        rows.append(
+            Object(
+                [
+                    ("boolean_field", i % 2 == 0),
+                    ("int32_field", time_text(i, "ms")),
+                    ("int64_field", [2 * i * 10**12, (2 * i + 1) * 10**12]),
+                    (
+                        "int96_field",
+                        timestamp_text((julian_day - 2440588) * 86400 * 10**9 + nanos, "ns", False),
+                    ),
+                    ("float_field", float_json(np.float32(i) * np.float32(1.1), 32)),
+                    ("double_field", float_json(i * 1.1111111, 64)),
+                    ("ba_field", base64_text(b"parquet%03d" % i) if i % 2 == 0 else None),
+                    ("flba_field", base64_text(bytes([i] * 10))),
+                ]
+            )
+        )
+    return rows
+
+
+def error_text(error):
+    text = f"{type(error).__name__}: {error}"
+    return " ".join(text.split())
+
+
+def main(args):
+    if args == ["--encrypted-testing"]:
+        for row in encrypted_testing_rows():
+            print(dumps(row))
+        return 0
+    if len(args) >= 2 and args[0] == "--out":
+        out = args[1]
+        os.makedirs(out, exist_ok=True)
+        for path in args[2:]:
+            base = os.path.join(out, os.path.basename(path))
+            for stale in (".jsonl", ".error", ".fault"):
+                if os.path.exists(base + stale):
+                    os.remove(base + stale)
+            try:
+                text = "".join(dumps(row) + "\n" for row in read_rows(path))
+                suffix = ".jsonl"
+            except Refused as refused:
+                text, suffix = f"{refused}\n", ".error"
+            except Exception:  # noqa: BLE001 - reported, and the next file read
+                text, suffix = traceback.format_exc(), ".fault"
+            with open(base + suffix, "w", encoding="utf-8") as f:
+                f.write(text)
+        return 0
+    if len(args) == 1:
+        try:
+            rows = read_rows(args[0])
+        except Refused as refused:
+            print(f"rows.py: {args[0]}: {refused}", file=sys.stderr)
+            return 1
+        for row in rows:
+            sys.stdout.write(dumps(row) + "\n")
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
