@@ -9,7 +9,7 @@ use parquet_plain::PlainType;
 use parquet_thrift::{Encoding, Type};
 
 use crate::error::{Context, Error, Result};
-use crate::page::{DataPage, Levels, Page, PageReader, level_width};
+use crate::page::{DataPage, Levels, Page, PageReader, level_width, levels_error};
 use crate::schema::ColumnDescriptor;
 
 /// How many values a decoder appends per step: output grows with what the page actually
@@ -177,7 +177,8 @@ impl ColumnChunkReader {
 
     /// Decodes the next data page and appends its values and levels to `batch`. Returns
     /// the number of levels (values and nulls) appended, or `None` at the end of the
-    /// chunk.
+    /// chunk. After an error, `batch` may hold part of the failed page: clear it before
+    /// reusing it.
     ///
     /// # Errors
     ///
@@ -229,23 +230,24 @@ impl ColumnChunkReader {
         let start = batch.num_levels;
         let rep_start = batch.rep_levels.len();
         decode_levels(&page.rep_levels, c.max_rep_level, n, &mut batch.rep_levels)
-            .map_err(|e| level_error(&e, "repetition"))?;
-        if c.max_rep_level > 0 {
-            if self.first_page && batch.rep_levels.get(rep_start).is_some_and(|&l| l != 0) {
-                return Err(Error::invalid(
-                    "the column chunk's first repetition level is not 0: it does not start a record",
-                ));
-            }
-            if page.v2 && batch.rep_levels.get(rep_start).is_some_and(|&l| l != 0) {
-                return Err(Error::invalid(
-                    "a v2 data page that does not start at a record boundary",
-                ));
-            }
+            .map_err(|e| levels_error("repetition", &e))?;
+        // The chunk starts a record, and so does every v2 page.
+        if (self.first_page || page.is_v2())
+            && batch.rep_levels.get(rep_start).is_some_and(|&l| l != 0)
+        {
+            return Err(Error::invalid(format!(
+                "the {} does not start at a record boundary: its first repetition level is not 0",
+                if self.first_page {
+                    "column chunk"
+                } else {
+                    "data page v2"
+                }
+            )));
         }
         self.first_page = false;
         let def_start = batch.def_levels.len();
         decode_levels(&page.def_levels, c.max_def_level, n, &mut batch.def_levels)
-            .map_err(|e| level_error(&e, "definition"))?;
+            .map_err(|e| levels_error("definition", &e))?;
         let non_null = if c.max_def_level == 0 {
             n
         } else {
@@ -275,10 +277,6 @@ impl ColumnChunkReader {
         batch.num_levels = start + n;
         Ok(n)
     }
-}
-
-fn level_error(e: &Error, which: &str) -> Error {
-    Error::invalid(format!("{which} levels: {e}"))
 }
 
 /// Decodes `n` levels of at most `max` into `out` (nothing when `max` is 0).
@@ -400,8 +398,7 @@ macro_rules! fixed {
         let data = &$page.values[..];
         let dict = match $dict {
             Some(Dict::$variant(d)) => Some(d),
-            Some(_) => return Err(Error::invalid("dictionary of another type")),
-            None => None,
+            _ => None,
         };
         match $page.encoding {
             Encoding::PLAIN => plain(data, $n, $values),

@@ -56,12 +56,17 @@ pub struct DataPage {
     pub def_levels: Levels,
     /// The encoded values.
     pub values: Bytes,
-    /// Whether this is a v2 page.
-    pub v2: bool,
     /// The page header, as read (decrypted).
     pub header: PageHeader<'static>,
     /// The file offset of the page header.
     pub offset: u64,
+}
+
+impl DataPage {
+    /// Whether this is a v2 page.
+    pub fn is_v2(&self) -> bool {
+        self.header.type_ == PageType::DATA_PAGE_V2
+    }
 }
 
 /// What a page reader needs to know about its column chunk.
@@ -148,27 +153,6 @@ impl PageReader {
     /// The file offset of the next page header.
     pub fn offset(&self) -> u64 {
         self.base + self.pos as u64
-    }
-
-    /// Moves to the page whose header starts at file offset `offset`, which counts as
-    /// data page number `ordinal` of the chunk (for decryption): for skipping pages with
-    /// the offset index.
-    ///
-    /// # Errors
-    ///
-    /// An offset outside the chunk.
-    pub fn seek(&mut self, offset: u64, ordinal: usize, values_before: u64) -> Result<()> {
-        let pos = offset
-            .checked_sub(self.base)
-            .and_then(|p| usize::try_from(p).ok())
-            .filter(|&p| p <= self.data.len())
-            .ok_or_else(|| {
-                Error::invalid(format!("page offset {offset} outside its column chunk"))
-            })?;
-        self.pos = pos;
-        self.data_pages = ordinal;
-        self.values_read = values_before;
-        Ok(())
     }
 
     /// The next page, or `None` at the end of the chunk. Index pages and pages of unknown
@@ -346,14 +330,14 @@ impl PageReader {
             self.info.max_rep_level,
             num_values,
         )
-        .map_err(|e| e.in_column_part("repetition levels"))?;
+        .map_err(|e| levels_error("repetition", &e))?;
         let def_levels = split_levels(
             &mut data,
             h.definition_level_encoding,
             self.info.max_def_level,
             num_values,
         )
-        .map_err(|e| e.in_column_part("definition levels"))?;
+        .map_err(|e| levels_error("definition", &e))?;
         let encoding = h.encoding;
         Ok(DataPage {
             num_values,
@@ -363,7 +347,6 @@ impl PageReader {
             rep_levels,
             def_levels,
             values: data,
-            v2: false,
             header,
             offset,
         })
@@ -414,26 +397,16 @@ impl PageReader {
             rep_levels: levels(rep, self.info.max_rep_level),
             def_levels: levels(def, self.info.max_def_level),
             values,
-            v2: true,
             header,
             offset,
         })
     }
 }
 
-trait LevelContext {
-    fn in_column_part(self, what: &str) -> Error;
-}
-
-impl LevelContext for Error {
-    fn in_column_part(self, what: &str) -> Error {
-        match self.kind() {
-            ErrorKind::Decode(_) | ErrorKind::Invalid(_) => {
-                Error::invalid(format!("{what}: {self}"))
-            }
-            _ => self,
-        }
-    }
+/// An error in the levels of a page, saying which levels (`"repetition"` or
+/// `"definition"`).
+pub(crate) fn levels_error(which: &str, e: &Error) -> Error {
+    Error::invalid(format!("{which} levels: {e}"))
 }
 
 /// The bit width of levels up to `max`.
@@ -466,16 +439,16 @@ fn split_levels(
                 data: levels,
             });
         }
-        Encoding::BIT_PACKED => num_values
-            .checked_mul(usize::from(level_width(max)))
-            .map(|bits| bits.div_ceil(8))
-            .filter(|&len| len <= data.len())
-            .ok_or_else(|| {
-                Error::invalid(format!(
+        Encoding::BIT_PACKED => {
+            let len = parquet_bitpack::packed_len(num_values, level_width(max));
+            if len > data.len() {
+                return Err(Error::invalid(format!(
                     "{num_values} BIT_PACKED levels do not fit the page's {} bytes",
                     data.len()
-                ))
-            })?,
+                )));
+            }
+            len
+        }
         other => {
             return Err(Error::unsupported(format!(
                 "level encoding {}",
