@@ -3,7 +3,6 @@
 use std::sync::Arc;
 
 use parquet_core::Int96;
-use parquet_thrift::Type;
 
 use crate::column::ColumnValues;
 use crate::error::{Error, Result};
@@ -71,14 +70,12 @@ pub enum Field {
 /// Turns the values of one leaf column into [`Field`]s.
 #[derive(Debug, Clone)]
 pub(crate) struct Converter {
-    physical: Type,
     logical: LogicalType,
 }
 
 impl Converter {
     pub(crate) fn new(column: &ColumnDescriptor) -> Self {
         Self {
-            physical: column.physical_type,
             logical: column.logical_type,
         }
     }
@@ -146,11 +143,6 @@ impl Converter {
                 Field::Float16(u16::from_le_bytes([bytes[0], bytes[1]]))
             }
             L::Unknown => Field::Null,
-            _ if self.physical == Type::FIXED_LEN_BYTE_ARRAY
-                || self.physical == Type::BYTE_ARRAY =>
-            {
-                Field::Bytes(bytes.to_vec())
-            }
             _ => Field::Bytes(bytes.to_vec()),
         })
     }

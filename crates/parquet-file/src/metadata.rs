@@ -188,9 +188,7 @@ impl ParquetMetaData {
                 ))
                 .in_row_group(index));
             }
-            let ordinal = row_group
-                .ordinal
-                .map_or(index, |o| usize::try_from(o).unwrap_or(index));
+            let ordinal = module_ordinal(row_group, index);
             let mut row_ciphers = Vec::with_capacity(num_columns);
             for (column, chunk) in row_group.columns.iter_mut().enumerate() {
                 let name = &schema.column(column).name;
@@ -275,9 +273,7 @@ impl ParquetMetaData {
 
     /// The ordinal a row group's modules are encrypted with.
     pub(crate) fn row_group_ordinal(&self, index: usize) -> usize {
-        self.file.row_groups[index]
-            .ordinal
-            .map_or(index, |o| usize::try_from(o).unwrap_or(index))
+        module_ordinal(&self.file.row_groups[index], index)
     }
 
     pub(crate) fn cipher(&self, row_group: usize, column: usize) -> &ChunkCipher {
@@ -304,6 +300,14 @@ impl ParquetMetaData {
         .in_row_group(row_group)
         .in_column(&self.schema.column(column).name)
     }
+}
+
+/// The ordinal in the AADs of row group `index`'s modules: its `ordinal` field when the
+/// writer set one, else its position.
+fn module_ordinal(row_group: &RowGroup<'_>, index: usize) -> usize {
+    row_group
+        .ordinal
+        .map_or(index, |o| usize::try_from(o).unwrap_or(index))
 }
 
 fn chunk_cipher(

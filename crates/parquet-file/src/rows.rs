@@ -366,19 +366,18 @@ impl Planner<'_> {
                         return self.list(index, repeated);
                     }
                 }
-                self.group(children)
+                Node::Group(self.group(children))
             }
         }
     }
 
-    fn group(&self, children: &[usize]) -> Node {
-        Node::Group(
-            children
-                .iter()
-                .filter(|&&c| self.selected(c))
-                .map(|&c| (Arc::from(self.schema.node(c).name.as_str()), self.field(c)))
-                .collect(),
-        )
+    /// The selected fields among `children`, by name.
+    fn group(&self, children: &[usize]) -> Vec<(Arc<str>, Node)> {
+        children
+            .iter()
+            .filter(|&&c| self.selected(c))
+            .map(|&c| (Arc::from(self.schema.node(c).name.as_str()), self.field(c)))
+            .collect()
     }
 
     /// A LIST-annotated group `list` whose only child is the repeated field `repeated`.
@@ -394,7 +393,7 @@ impl Planner<'_> {
                     // Three-level: the repeated group wraps the element.
                     self.field(children[0])
                 } else {
-                    self.group(children)
+                    Node::Group(self.group(children))
                 }
             }
         };
@@ -471,16 +470,7 @@ impl<'r, S: Source> RowIter<'r, S> {
             leaf_of[c] = Some(i);
         }
         let planner = Planner { schema, leaf_of };
-        let plan_nodes: Vec<usize> = schema
-            .children(0)
-            .iter()
-            .copied()
-            .filter(|&c| planner.selected(c))
-            .collect();
-        let plan = plan_nodes
-            .iter()
-            .map(|&n| (Arc::from(schema.node(n).name.as_str()), planner.field(n)))
-            .collect();
+        let plan = planner.group(schema.children(0));
         let row_groups = match projection.row_groups {
             Some(groups) => {
                 if let Some(&bad) = groups.iter().find(|&&g| g >= reader.num_row_groups()) {
@@ -548,7 +538,7 @@ impl<'r, S: Source> RowIter<'r, S> {
 
     fn next_row(&mut self) -> Result<Option<Row>> {
         while self.remaining == 0 {
-            if self.next_row_group > 0 || !self.leaves.is_empty() {
+            if !self.leaves.is_empty() {
                 self.finish_row_group().in_row_group(self.row_group)?;
                 self.leaves.clear();
             }
