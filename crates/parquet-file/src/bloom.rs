@@ -51,10 +51,9 @@ impl<S: Source> FileReader<S> {
             ChunkCipher::Plaintext => {
                 let head = read(offset, MAX_HEADER)?;
                 let (header, used) = BloomFilterHeader::read_from(&head).at_offset(offset)?;
-                let num_bytes = Sbbf::validate_num_bytes(header.num_bytes.into())?;
-                check_header(&header)?;
-                let bitset = read(offset + used as u64, num_bytes as u64)?;
-                (header, bitset.to_vec())
+                // `read` stops at the end of the file's data; the size is checked below.
+                let len = u64::try_from(header.num_bytes).unwrap_or(0);
+                (header, read(offset + used as u64, len)?)
             }
             ChunkCipher::NoKey(message) => return Err(Error::argument(message.clone())),
             ChunkCipher::Cipher(cipher) => {
@@ -77,8 +76,6 @@ impl<S: Source> FileReader<S> {
                     &mut plain,
                 )?;
                 let (header, _) = BloomFilterHeader::read_from(&plain).at_offset(offset)?;
-                let header = header.into_owned();
-                check_header(&header)?;
                 let at = offset + head.len() as u64;
                 let body = module(at)?;
                 let mut bitset = Vec::new();
@@ -90,9 +87,10 @@ impl<S: Source> FileReader<S> {
                     &body,
                     &mut bitset,
                 )?;
-                (header, bitset)
+                (header, bitset.into())
             }
         };
+        check_header(&header)?;
         let num_bytes = Sbbf::validate_num_bytes(header.num_bytes.into())?;
         if bitset.len() != num_bytes {
             return Err(Error::invalid(format!(
