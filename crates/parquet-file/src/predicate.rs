@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::field::Field;
 use crate::reader::FileReader;
 use crate::rows::Row;
-use crate::schema::{LogicalType, Schema};
+use crate::schema::{ColumnDescriptor, LogicalType, Schema};
 use crate::source::Source;
 
 /// A comparison operator.
@@ -426,7 +426,7 @@ fn compare(field: &Field, literal: &Literal) -> Option<Ordering> {
         },
         Field::Float(v) => number(f64::from(*v)),
         Field::Double(v) => number(*v),
-        Field::Float16(bits) => number(f16_to_f64(*bits)),
+        Field::Float16(bits) => number(half::f16::from_bits(*bits).to_f64()),
         Field::Decimal { unscaled, scale } => match literal {
             Literal::Int(i) => 10_i128
                 .checked_pow(*scale)
@@ -458,18 +458,6 @@ fn compare(field: &Field, literal: &Literal) -> Option<Ordering> {
     }
 }
 
-fn f16_to_f64(bits: u16) -> f64 {
-    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let exponent = i32::from((bits >> 10) & 0x1f);
-    let mantissa = f64::from(bits & 0x3ff);
-    sign * match exponent {
-        0 => mantissa * 2f64.powi(-24),
-        0x1f if mantissa == 0.0 => f64::INFINITY,
-        0x1f => f64::NAN,
-        e => (1.0 + mantissa / 1024.0) * 2f64.powi(e - 15),
-    }
-}
-
 fn range_might_hold(min: Option<&Field>, max: Option<&Field>, op: Op, literal: &Literal) -> bool {
     let lo = min.and_then(|m| compare(m, literal));
     let hi = max.and_then(|m| compare(m, literal));
@@ -489,27 +477,62 @@ fn bloom_might_hold<S: Source>(
     column: usize,
     literal: &Literal,
 ) -> Result<bool> {
-    let descriptor = reader.schema().column(column);
-    let plain: Option<Vec<u8>> = match (descriptor.physical_type, descriptor.logical_type, literal)
-    {
-        (Type::INT32, LogicalType::None | LogicalType::Integer { .. }, Literal::Int(i)) => {
-            i32::try_from(*i).ok().map(|v| v.to_le_bytes().to_vec())
-        }
-        (Type::INT64, LogicalType::None | LogicalType::Integer { .. }, Literal::Int(i)) => {
-            i64::try_from(*i).ok().map(|v| v.to_le_bytes().to_vec())
-        }
-        (
-            Type::BYTE_ARRAY,
-            LogicalType::None | LogicalType::String | LogicalType::Enum | LogicalType::Json,
-            Literal::Str(s),
-        ) => Some(s.as_bytes().to_vec()),
-        _ => None,
-    };
-    let Some(plain) = plain else {
+    let Some(plain) = literal.plain_bytes(reader.schema().column(column)) else {
         return Ok(true);
     };
     Ok(match reader.bloom_filter(row_group, column)? {
         Some(filter) => filter.check(plain.as_slice()),
         None => true,
     })
+}
+
+impl Literal {
+    /// The PLAIN bytes (without a byte array's length) that a value of `column` equal to
+    /// this literal is stored, and Bloom-hashed, as; `None` when no single stored value
+    /// corresponds (another kind of literal, a value out of the type's range, a DECIMAL
+    /// whose unscaled value differs from the literal, a float zero or NaN whose equal
+    /// values have several bit patterns).
+    pub fn plain_bytes(&self, column: &ColumnDescriptor) -> Option<Vec<u8>> {
+        use LogicalType as L;
+        let integer = matches!(
+            column.logical_type,
+            L::None | L::Integer { .. } | L::Date | L::Time { .. } | L::Timestamp { .. }
+        );
+        let bytes = matches!(
+            column.logical_type,
+            L::None | L::String | L::Enum | L::Json | L::Bson
+        );
+        #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+        let float = |l: &Self| {
+            match l {
+                Self::Int(i) => Some(*i as f64),
+                Self::Float(f) => Some(*f),
+                _ => None,
+            }
+            .filter(|f| *f != 0.0 && !f.is_nan())
+        };
+        match (column.physical_type, self) {
+            (Type::BOOLEAN, Self::Bool(b)) => Some(vec![u8::from(*b)]),
+            (Type::INT32, Self::Int(i)) if integer => {
+                i32::try_from(*i).ok().map(|v| v.to_le_bytes().to_vec())
+            }
+            (Type::INT64, Self::Int(i)) if integer => {
+                i64::try_from(*i).ok().map(|v| v.to_le_bytes().to_vec())
+            }
+            #[allow(clippy::cast_possible_truncation)]
+            (Type::FLOAT, l) if column.logical_type == L::None => {
+                float(l).map(|f| (f as f32).to_le_bytes().to_vec())
+            }
+            (Type::DOUBLE, l) if column.logical_type == L::None => {
+                float(l).map(|f| f.to_le_bytes().to_vec())
+            }
+            (Type::BYTE_ARRAY, Self::Str(s)) if bytes => Some(s.as_bytes().to_vec()),
+            (Type::FIXED_LEN_BYTE_ARRAY, Self::Str(s))
+                if column.logical_type == L::None && s.len() == column.type_length =>
+            {
+                Some(s.as_bytes().to_vec())
+            }
+            _ => None,
+        }
+    }
 }

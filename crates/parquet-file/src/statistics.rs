@@ -102,7 +102,7 @@ impl ColumnStatistics {
             let nan = |f: &Option<Field>| match f {
                 Some(Field::Float(v)) => v.is_nan(),
                 Some(Field::Double(v)) => v.is_nan(),
-                Some(Field::Float16(bits)) => bits & 0x7c00 == 0x7c00 && bits & 0x03ff != 0,
+                Some(Field::Float16(bits)) => half::f16::from_bits(*bits).is_nan(),
                 _ => false,
             };
             if nan(&out.min) || nan(&out.max) {
