@@ -56,6 +56,8 @@ mod rows;
 mod schema;
 mod source;
 mod statistics;
+#[cfg(test)]
+mod tests;
 
 pub use column::{ColumnBatch, ColumnChunkReader, ColumnValues};
 pub use decryption::DecryptionOptions;

@@ -72,6 +72,11 @@ pub struct Row {
 }
 
 impl Row {
+    #[cfg(test)]
+    pub(crate) fn from_fields(fields: Vec<(Arc<str>, Field)>) -> Self {
+        Self { fields }
+    }
+
     /// The fields and their names.
     pub fn fields(&self) -> &[(Arc<str>, Field)] {
         &self.fields

@@ -1,0 +1,310 @@
+//! Unit tests of the reader's parts, and of whole reads of the sample file: every
+//! truncation and many bit flips of it give an error or rows, never a panic.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use parquet_thrift::{
+    ConvertedType, DecimalType, FieldRepetitionType, LogicalType as ThriftLogical, SchemaElement,
+    Statistics, Type,
+};
+
+use crate::field::{Field, be_i128};
+use crate::predicate::{Literal, Predicate};
+use crate::rows::Row;
+use crate::schema::{LogicalType, MAX_DEPTH, Schema};
+use crate::statistics::ColumnStatistics;
+use crate::{FileReader, ReadOptions};
+
+fn group(name: &'static str, rep: FieldRepetitionType, children: i32) -> SchemaElement<'static> {
+    SchemaElement {
+        name: Cow::Borrowed(name),
+        repetition_type: Some(rep),
+        num_children: Some(children),
+        ..SchemaElement::default()
+    }
+}
+
+fn leaf(name: &'static str, rep: FieldRepetitionType, physical: Type) -> SchemaElement<'static> {
+    SchemaElement {
+        name: Cow::Borrowed(name),
+        repetition_type: Some(rep),
+        type_: Some(physical),
+        ..SchemaElement::default()
+    }
+}
+
+const REQ: FieldRepetitionType = FieldRepetitionType::REQUIRED;
+const OPT: FieldRepetitionType = FieldRepetitionType::OPTIONAL;
+const REP: FieldRepetitionType = FieldRepetitionType::REPEATED;
+
+#[test]
+fn schema_levels_paths_and_legacy_types() {
+    let mut list = group("tags", OPT, 1);
+    list.converted_type = Some(ConvertedType::LIST);
+    let mut text = leaf("element", OPT, Type::BYTE_ARRAY);
+    text.converted_type = Some(ConvertedType::UTF8);
+    let elements = [
+        group("schema", REQ, 2),
+        leaf("id", REQ, Type::INT64),
+        list,
+        group("list", REP, 1),
+        text,
+    ];
+    let schema = Schema::try_from_elements(&elements).unwrap();
+    let columns = schema.columns();
+    assert_eq!(columns.len(), 2);
+    assert_eq!(columns[0].name, "id");
+    assert_eq!((columns[0].max_def_level, columns[0].max_rep_level), (0, 0));
+    assert_eq!(columns[1].name, "tags.list.element");
+    assert_eq!((columns[1].max_def_level, columns[1].max_rep_level), (3, 1));
+    assert_eq!(columns[1].logical_type, LogicalType::String);
+    assert_eq!(schema.node(2).logical_type, LogicalType::List);
+    assert_eq!(schema.columns_under("tags"), vec![1]);
+    assert_eq!(schema.column_index("tags.list.element"), Some(1));
+    assert!(schema.columns_under("tag").is_empty());
+    assert_eq!(
+        schema.to_string(),
+        "message schema {\n  required int64 id;\n  optional group tags (LIST) {\n    repeated group list {\n      optional byte_array element (STRING);\n    }\n  }\n}\n"
+    );
+}
+
+#[test]
+fn schema_errors_name_the_element() {
+    let error = |elements: &[SchemaElement<'static>]| {
+        Schema::try_from_elements(elements).unwrap_err().to_string()
+    };
+    assert_eq!(error(&[]), "empty schema: no root element");
+    assert_eq!(
+        error(&[group("schema", REQ, 2), leaf("a", OPT, Type::INT32)]),
+        "invalid schema element 0: 2 children, but only 1 elements follow"
+    );
+    assert_eq!(
+        error(&[
+            group("schema", REQ, 1),
+            leaf("a", OPT, Type::INT32),
+            leaf("b", OPT, Type::INT32)
+        ]),
+        "invalid schema element 2: 1 elements after the end of the root's fields"
+    );
+    assert_eq!(
+        error(&[
+            group("schema", REQ, 2),
+            leaf("a", OPT, Type::INT32),
+            leaf("a", OPT, Type::INT64)
+        ]),
+        "invalid schema element 2: a second field named \"a\" in the same group"
+    );
+    assert_eq!(
+        error(&[group("schema", REQ, 1), group("g", OPT, 0)]),
+        "invalid schema element 1: group \"g\" has no fields"
+    );
+    let mut untyped = leaf("u", OPT, Type::INT32);
+    untyped.type_ = None;
+    assert_eq!(
+        error(&[group("schema", REQ, 1), untyped]),
+        "invalid schema element 1: leaf \"u\" has no physical type"
+    );
+    assert_eq!(
+        error(&[
+            group("schema", REQ, 1),
+            leaf("f", OPT, Type::FIXED_LEN_BYTE_ARRAY)
+        ]),
+        "invalid schema element 1: FIXED_LEN_BYTE_ARRAY without a valid type_length"
+    );
+    let mut decimal = leaf("d", OPT, Type::INT32);
+    decimal.logical_type = Some(ThriftLogical::Decimal(DecimalType {
+        scale: 2,
+        precision: 10,
+    }));
+    assert_eq!(
+        error(&[group("schema", REQ, 1), decimal]),
+        "invalid schema element 1: DECIMAL precision 10 does not fit INT32"
+    );
+    // A chain of groups one deeper than the limit.
+    let mut deep: Vec<SchemaElement<'static>> = vec![group("schema", REQ, 1)];
+    deep.extend((0..=MAX_DEPTH).map(|_| group("g", OPT, 1)));
+    deep.push(leaf("x", OPT, Type::INT32));
+    assert!(error(&deep).contains(&format!("nested deeper than {MAX_DEPTH} levels")));
+}
+
+#[test]
+fn decimals_of_any_width_up_to_128_bits() {
+    assert_eq!(be_i128(&[0xFF, 0x38]).unwrap(), -200);
+    assert_eq!(be_i128(&[0x00, 0xC8]).unwrap(), 200);
+    let mut wide = vec![0xFF; 20];
+    wide[19] = 0xFE;
+    assert_eq!(be_i128(&wide).unwrap(), -2);
+    let mut too_wide = vec![0; 20];
+    too_wide[3] = 1;
+    assert!(be_i128(&too_wide).is_err());
+    // The sign of the kept bytes must match the dropped ones.
+    let mut flipped = vec![0; 17];
+    flipped[1] = 0x80;
+    assert!(be_i128(&flipped).is_err());
+}
+
+fn int_column(
+    logical: Option<ThriftLogical<'static>>,
+    converted: Option<ConvertedType>,
+) -> crate::ColumnDescriptor {
+    let mut element = leaf("v", OPT, Type::INT32);
+    element.logical_type = logical;
+    element.converted_type = converted;
+    let schema = Schema::try_from_elements(&[group("schema", REQ, 1), element]).unwrap();
+    schema.column(0).clone()
+}
+
+#[test]
+fn statistics_trust_only_safe_bounds() {
+    let signed = int_column(None, None);
+    let unsigned = int_column(None, Some(ConvertedType::UINT_32));
+    let legacy = Statistics {
+        min: Some(Cow::Owned((-5_i32).to_le_bytes().to_vec())),
+        max: Some(Cow::Owned(7_i32.to_le_bytes().to_vec())),
+        null_count: Some(2),
+        ..Statistics::default()
+    };
+    let s = ColumnStatistics::decode(&signed, None, &legacy);
+    assert_eq!(
+        (s.min, s.max, s.null_count),
+        (Some(Field::Int(-5)), Some(Field::Int(7)), Some(2))
+    );
+    // Legacy bounds of an unsigned column were computed with signed order: not trusted.
+    let s = ColumnStatistics::decode(&unsigned, None, &legacy);
+    assert_eq!((s.min, s.max), (None, None));
+    // The new fields are.
+    let new = Statistics {
+        min_value: Some(Cow::Owned(1_i32.to_le_bytes().to_vec())),
+        max_value: Some(Cow::Owned((-1_i32).to_le_bytes().to_vec())),
+        ..Statistics::default()
+    };
+    let s = ColumnStatistics::decode(&unsigned, None, &new);
+    assert_eq!(
+        (s.min, s.max),
+        (Some(Field::UInt(1)), Some(Field::UInt(u64::from(u32::MAX))))
+    );
+}
+
+#[test]
+fn float_statistics_drop_nan_and_sign_zero() {
+    let schema =
+        Schema::try_from_elements(&[group("schema", REQ, 1), leaf("f", OPT, Type::DOUBLE)])
+            .unwrap();
+    let column = schema.column(0);
+    let stats = |min: f64, max: f64| Statistics {
+        min_value: Some(Cow::Owned(min.to_le_bytes().to_vec())),
+        max_value: Some(Cow::Owned(max.to_le_bytes().to_vec())),
+        ..Statistics::default()
+    };
+    let s = ColumnStatistics::decode(column, None, &stats(f64::NAN, 3.0));
+    assert_eq!((s.min, s.max), (None, None));
+    let s = ColumnStatistics::decode(column, None, &stats(0.0, -0.0));
+    let (Some(Field::Double(min)), Some(Field::Double(max))) = (s.min, s.max) else {
+        panic!("bounds dropped")
+    };
+    assert!(min == 0.0 && min.is_sign_negative());
+    assert!(max == 0.0 && max.is_sign_positive());
+}
+
+fn row(fields: Vec<(&str, Field)>) -> Row {
+    Row::from_fields(fields.into_iter().map(|(n, f)| (Arc::from(n), f)).collect())
+}
+
+#[test]
+fn predicates_parse_and_match() {
+    let r = row(vec![
+        ("id", Field::Int(12)),
+        ("name", Field::Str("x".into())),
+        (
+            "price",
+            Field::Decimal {
+                unscaled: 150,
+                scale: 2,
+            },
+        ),
+        (
+            "address",
+            Field::Group(vec![(Arc::from("city"), Field::Null)]),
+        ),
+    ]);
+    let holds = |text: &str| Predicate::parse(text).unwrap().matches(&r);
+    assert!(holds("id = 12"));
+    assert!(holds("id >= 10 and name = \"x\""));
+    assert!(holds("id < 0 or name != 'y'"));
+    assert!(holds("not (id > 12)"));
+    assert!(holds("price > 1.4 and price < 2"));
+    assert!(holds("address.city is null and address is not null"));
+    assert!(!holds("name = 12"));
+    assert!(!holds("missing = 1"));
+    for bad in [
+        "",
+        "id",
+        "id =",
+        "id = 1 and",
+        "(id = 1",
+        "id ~ 1",
+        "id = \"open",
+    ] {
+        assert!(Predicate::parse(bad).is_err(), "{bad:?}");
+    }
+    let column = int_column(None, None);
+    assert_eq!(
+        Literal::Int(7).plain_bytes(&column),
+        Some(7_i32.to_le_bytes().to_vec())
+    );
+    assert_eq!(Literal::Int(1 << 40).plain_bytes(&column), None);
+    let decimal = int_column(
+        Some(ThriftLogical::Decimal(DecimalType {
+            scale: 2,
+            precision: 9,
+        })),
+        None,
+    );
+    assert_eq!(Literal::Int(7).plain_bytes(&decimal), None);
+}
+
+const EXAMPLE: &[u8] = include_bytes!("../../../testdata/example.parquet");
+
+/// Reads everything: footer, every page of every chunk, Bloom filters, rows.
+fn read_everything(bytes: Bytes) -> crate::Result<usize> {
+    let reader = FileReader::with_options(bytes, ReadOptions::new())?;
+    for g in 0..reader.num_row_groups() {
+        for c in 0..reader.schema().columns().len() {
+            reader.bloom_filter(g, c)?;
+        }
+    }
+    let mut rows = 0;
+    for r in reader.rows()? {
+        r?;
+        rows += 1;
+    }
+    Ok(rows)
+}
+
+#[test]
+fn sample_file_reads_whole() {
+    assert_eq!(read_everything(Bytes::from_static(EXAMPLE)).unwrap(), 40);
+}
+
+#[test]
+fn every_truncation_is_an_error() {
+    for len in 0..EXAMPLE.len() {
+        assert!(
+            read_everything(Bytes::copy_from_slice(&EXAMPLE[..len])).is_err(),
+            "{len}"
+        );
+    }
+}
+
+#[test]
+fn bit_flips_never_panic() {
+    // Every byte of the file, one bit each (which bit varies with the offset). The CRCs
+    // catch most flips in pages; flips in the footer and headers hit the decoders.
+    for at in 0..EXAMPLE.len() {
+        let mut bytes = EXAMPLE.to_vec();
+        bytes[at] ^= 1 << (at % 8);
+        let _ = read_everything(Bytes::from(bytes));
+    }
+}
