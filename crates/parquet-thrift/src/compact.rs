@@ -385,42 +385,37 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a ULEB128 varint of at most 32 bits.
+    /// Reads a ULEB128 varint of at most `MAX_LEN` bytes (5 for 32 bits, 10 for 64).
     #[inline(always)]
-    fn read_varint_u32(&mut self, what: &'static str) -> Result<u32> {
-        if let Some(&byte) = self.input.get(self.position)
-            && byte < 0x80
-        {
-            self.position += 1;
-            return Ok(u32::from(byte));
-        }
-        match decode_varint_multi::<{ varint::MAX_LEN_U32 }>(self.rest()) {
-            (value, len) if len != 0 => {
-                self.position += len;
-                // `decode_varint_multi` has checked that the value fits in 32 bits.
-                #[allow(clippy::cast_possible_truncation)]
-                Ok(value as u32)
-            }
-            _ => Err(self.bad_varint(what, varint::MAX_LEN_U32)),
-        }
-    }
-
-    /// Reads a ULEB128 varint of at most 64 bits.
-    #[inline(always)]
-    fn read_varint_u64(&mut self, what: &'static str) -> Result<u64> {
+    fn read_varint<const MAX_LEN: usize>(&mut self, what: &'static str) -> Result<u64> {
         if let Some(&byte) = self.input.get(self.position)
             && byte < 0x80
         {
             self.position += 1;
             return Ok(u64::from(byte));
         }
-        match decode_varint_multi::<{ varint::MAX_LEN_U64 }>(self.rest()) {
+        match decode_varint_multi::<MAX_LEN>(self.rest()) {
             (value, len) if len != 0 => {
                 self.position += len;
                 Ok(value)
             }
-            _ => Err(self.bad_varint(what, varint::MAX_LEN_U64)),
+            _ => Err(self.bad_varint(what, MAX_LEN)),
         }
+    }
+
+    /// Reads a ULEB128 varint of at most 32 bits.
+    #[inline(always)]
+    fn read_varint_u32(&mut self, what: &'static str) -> Result<u32> {
+        // `decode_varint_multi` has checked that the value fits in 32 bits.
+        #[allow(clippy::cast_possible_truncation)]
+        self.read_varint::<{ varint::MAX_LEN_U32 }>(what)
+            .map(|value| value as u32)
+    }
+
+    /// Reads a ULEB128 varint of at most 64 bits.
+    #[inline(always)]
+    fn read_varint_u64(&mut self, what: &'static str) -> Result<u64> {
+        self.read_varint::<{ varint::MAX_LEN_U64 }>(what)
     }
 
     /// The error for the bad varint of at most `max_len` bytes at the reader's position,
@@ -1014,11 +1009,7 @@ impl<'o> Writer<'o> {
     #[inline]
     pub fn write_list_header(&mut self, element_type: FieldType, size: usize) -> Result<()> {
         let size = Self::check_size(size, "thrift list size")?;
-        let code = if element_type.is_bool() {
-            FieldType::BooleanTrue.code()
-        } else {
-            element_type.code()
-        };
+        let code = element_code(element_type);
         if let Ok(short @ 0..15) = u8::try_from(size) {
             self.out.push((short << 4) | code);
         } else {
@@ -1051,15 +1042,19 @@ impl<'o> Writer<'o> {
         let size = Self::check_size(size, "thrift map size")?;
         self.write_varint(size);
         if size > 0 {
-            let code = |t: FieldType| {
-                if t.is_bool() {
-                    FieldType::BooleanTrue.code()
-                } else {
-                    t.code()
-                }
-            };
-            self.out.push((code(key_type) << 4) | code(value_type));
+            self.out
+                .push((element_code(key_type) << 4) | element_code(value_type));
         }
         Ok(())
+    }
+}
+
+/// The code a collection header gives elements of `element_type`: for booleans,
+/// [`FieldType::BooleanTrue`], as Thrift's own writers write.
+const fn element_code(element_type: FieldType) -> u8 {
+    if element_type.is_bool() {
+        FieldType::BooleanTrue.code()
+    } else {
+        element_type.code()
     }
 }

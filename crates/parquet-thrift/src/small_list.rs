@@ -7,7 +7,7 @@ use core::ops::{Deref, DerefMut};
 use parquet_core::Result;
 
 use crate::compact::{FieldType, Reader, Writer};
-use crate::value::{IntoOwned, ReadThrift, ThriftType, WriteThrift, check_type};
+use crate::value::{IntoOwned, ReadThrift, ThriftType, WriteThrift, check_type, write_list};
 
 /// A list that holds up to `N` elements inline and more in a `Vec`.
 ///
@@ -279,11 +279,7 @@ impl<'a, T: ReadThrift<'a> + Default, const N: usize> ReadThrift<'a> for SmallLi
 
 impl<T: WriteThrift, const N: usize> WriteThrift for SmallList<T, N> {
     fn write(&self, writer: &mut Writer<'_>) -> Result<()> {
-        writer.write_list_header(T::FIELD_TYPE, self.len())?;
-        for element in self.as_slice() {
-            element.write(writer)?;
-        }
-        Ok(())
+        write_list(self, writer)
     }
 }
 

@@ -458,12 +458,17 @@ impl<'a, T: ReadThrift<'a>> ReadThrift<'a> for Vec<T> {
 
 impl<T: WriteThrift> WriteThrift for Vec<T> {
     fn write(&self, writer: &mut Writer<'_>) -> Result<()> {
-        writer.write_list_header(T::FIELD_TYPE, self.len())?;
-        for element in self {
-            element.write(writer)?;
-        }
-        Ok(())
+        write_list(self, writer)
     }
+}
+
+/// Writes `elements` as a list: its header, then each element.
+pub(crate) fn write_list<T: WriteThrift>(elements: &[T], writer: &mut Writer<'_>) -> Result<()> {
+    writer.write_list_header(T::FIELD_TYPE, elements.len())?;
+    for element in elements {
+        element.write(writer)?;
+    }
+    Ok(())
 }
 
 impl<T: IntoOwned> IntoOwned for Vec<T> {

@@ -373,6 +373,12 @@ fn maps() {
         .write_map_header(FieldType::I32, FieldType::Binary, 2)
         .unwrap();
     assert_eq!(out, bytes[..3]);
+    // Boolean keys and values are written with the code of `true`.
+    out.clear();
+    Writer::new(&mut out)
+        .write_map_header(FieldType::BooleanFalse, FieldType::BooleanFalse, 1)
+        .unwrap();
+    assert_eq!(out, [0x01, 0x11]);
 
     // Skipping a map of bool to list.
     let bytes = [0x01, 0x19, 0x02, 0x25, 0x02, 0x04, 0xee];
