@@ -117,15 +117,10 @@ impl<'a> Decoder<'a> {
         let want = max_values.min(self.remaining());
         let mut n = 0;
         while n < want {
-            if self.buf_pos == self.buf_len {
-                self.fill()?;
-            }
-            let k = (self.buf_len - self.buf_pos).min(want - n);
-            let lengths = &self.buf[self.buf_pos..self.buf_pos + k];
-            let bytes = self.data_bytes(sum(lengths))?;
+            let (lengths, bytes) = self.next_lengths(want - n)?;
             out.extend_from_lengths(lengths, bytes)?;
-            self.pos += bytes.len();
-            self.buf_pos += k;
+            let k = lengths.len();
+            self.advance(k, bytes.len());
             n += k;
         }
         Ok(n)
@@ -143,12 +138,7 @@ impl<'a> Decoder<'a> {
         out.reserve(want.min(LENGTHS));
         let mut n = 0;
         while n < want {
-            if self.buf_pos == self.buf_len {
-                self.fill()?;
-            }
-            let k = (self.buf_len - self.buf_pos).min(want - n);
-            let lengths = &self.buf[self.buf_pos..self.buf_pos + k];
-            let data = self.data_bytes(sum(lengths))?;
+            let (lengths, data) = self.next_lengths(want - n)?;
             let mut rest = data;
             out.extend(lengths.iter().map(|&length| {
                 // The lengths add up to `data.len()`.
@@ -156,11 +146,25 @@ impl<'a> Decoder<'a> {
                 rest = tail;
                 value
             }));
-            self.pos += data.len();
-            self.buf_pos += k;
+            let k = lengths.len();
+            self.advance(k, data.len());
             n += k;
         }
         Ok(n)
+    }
+
+    /// Up to `max` (at least one) of the lengths decoded and not yet used, decoding more
+    /// when there are none, and the bytes of their values. Moves past nothing: the
+    /// caller [`advance`](Self::advance)s past what it took.
+    #[inline]
+    fn next_lengths(&mut self, max: usize) -> Result<(&[u32], &'a [u8])> {
+        if self.buf_pos == self.buf_len {
+            self.fill()?;
+        }
+        let k = (self.buf_len - self.buf_pos).min(max);
+        let lengths = &self.buf[self.buf_pos..self.buf_pos + k];
+        let bytes = self.data_bytes(sum(lengths))?;
+        Ok((lengths, bytes))
     }
 
     /// Skips up to `n` values and returns how many: `n` unless fewer remain. Takes time
