@@ -301,7 +301,9 @@ pub(crate) fn join_any(input: &[u8], stride: usize, width: usize, first: usize, 
     if width == 0 {
         return;
     }
-    for (block, out) in out.chunks_mut(STRIDED_BLOCK * width).enumerate() {
+    // Saturating: empty data has values of any width.
+    let block_len = STRIDED_BLOCK.saturating_mul(width);
+    for (block, out) in out.chunks_mut(block_len).enumerate() {
         let start = first + block * STRIDED_BLOCK;
         let count = out.len() / width;
         for j in 0..width {
@@ -323,7 +325,8 @@ pub(crate) fn split_any(values: &[u8], width: usize, out: &mut [u8], stride: usi
     if width == 0 {
         return;
     }
-    for (block, values) in values.chunks(STRIDED_BLOCK * width).enumerate() {
+    let block_len = STRIDED_BLOCK.saturating_mul(width);
+    for (block, values) in values.chunks(block_len).enumerate() {
         let start = block * STRIDED_BLOCK;
         let count = values.len() / width;
         for j in 0..width {

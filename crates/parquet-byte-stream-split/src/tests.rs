@@ -129,6 +129,18 @@ fn errors() {
     let mut page = Vec::new();
     encode_batch(&FixedLenByteArrayBatch::new(0), &mut page);
     assert!(page.is_empty());
+
+    // Empty data divides into values of any width, however wide: nothing to do.
+    let huge = usize::MAX;
+    let mut decoder = Decoder::try_new(&[], huge).unwrap();
+    assert_eq!(decoder.decode_bytes(&mut [0; 8]), Ok(0));
+    assert_eq!(
+        decoder.decode_batch(&mut FixedLenByteArrayBatch::new(huge), 8),
+        Ok(0)
+    );
+    assert_eq!(encode_bytes(&[], huge, &mut page), Ok(()));
+    encode_batch(&FixedLenByteArrayBatch::new(huge), &mut page);
+    assert!(page.is_empty());
 }
 
 #[test]
