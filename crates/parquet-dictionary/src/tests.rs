@@ -113,9 +113,12 @@ fn floats_are_interned_by_bit_pattern() {
     let mut builder = Builder::<f64>::new(Limits::default());
     let other_nan = f64::from_bits(f64::NAN.to_bits() ^ 1);
     let mut indices = Vec::new();
-    let _ = builder.intern(
-        &[0.0, -0.0, f64::NAN, f64::NAN, other_nan, 0.0],
-        &mut indices,
+    assert_eq!(
+        builder.intern(
+            &[0.0, -0.0, f64::NAN, f64::NAN, other_nan, 0.0],
+            &mut indices,
+        ),
+        Intern::Done
     );
     assert_eq!(indices, [0, 1, 2, 2, 3, 0]);
 }
