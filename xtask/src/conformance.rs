@@ -5,7 +5,7 @@
 
 use crate::python::Python;
 use crate::rows::{self, Pqkit, Reference, Tally};
-use crate::{output, root, target_dir};
+use crate::{corpus_dir, output, root, target_dir};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -60,11 +60,7 @@ const ENCRYPTED: &[(&str, bool, Option<&str>)] = &[
 
 pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     let root = root();
-    let corpus = root
-        .join("..")
-        .join("shared")
-        .join("corpus")
-        .join("parquet-testing");
+    let corpus = corpus_dir(&root).join("parquet-testing");
     let corpus = std::fs::canonicalize(&corpus).unwrap_or(corpus);
     let selected = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
     let data = rows::list(&corpus.join("data"), &[".parquet", ".parquet.encrypted"])?;
@@ -96,6 +92,9 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     let pqkit = Pqkit::locate(&root, &target)?;
 
     let mut tally = Tally::default();
+    if filters.is_empty() {
+        check_listed(&mut tally, &data);
+    }
     for (file, reference) in plain.iter().zip(&references) {
         check_plain(&mut tally, &pqkit, file, reference)?;
     }
@@ -152,6 +151,21 @@ fn check_plain(
         }
     }
     Ok(())
+}
+
+/// Fails each name of `EXPECTED_REFUSALS` and `ENCRYPTED` that is not a file of `data`:
+/// a stale entry would otherwise never be looked at.
+fn check_listed(tally: &mut Tally, data: &[PathBuf]) {
+    let names: Vec<String> = data.iter().map(|p| rows::file_name(p)).collect();
+    let listed = EXPECTED_REFUSALS
+        .iter()
+        .map(|&(name, _)| (name, "EXPECTED_REFUSALS"))
+        .chain(ENCRYPTED.iter().map(|&(name, ..)| (name, "ENCRYPTED")));
+    for (name, list) in listed {
+        if !names.iter().any(|n| n == name) {
+            tally.fail(name, &format!("listed in {list}, but not in the corpus"));
+        }
+    }
 }
 
 /// A file of `bad_data/` passes when pqkit rejects it: exit status 1 and a message.
@@ -232,5 +246,21 @@ mod tests {
             2
         );
         assert_eq!(decryption_args("other.parquet.encrypted"), None);
+    }
+
+    #[test]
+    fn stale_list_entries_fail() {
+        let listed: Vec<PathBuf> = EXPECTED_REFUSALS
+            .iter()
+            .map(|(name, _)| PathBuf::from(name))
+            .chain(ENCRYPTED.iter().map(|(name, ..)| PathBuf::from(name)))
+            .collect();
+        let mut tally = Tally::default();
+        check_listed(&mut tally, &listed);
+        assert!(tally.finish("all listed", "").is_ok());
+        let mut tally = Tally::default();
+        check_listed(&mut tally, &listed[1..]);
+        let err = tally.finish("one missing", "").unwrap_err();
+        assert!(err.ends_with(EXPECTED_REFUSALS[0].0), "{err}");
     }
 }

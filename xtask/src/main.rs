@@ -6,10 +6,11 @@
 //!   Installs cargo-fuzz into `target/xtask-tools` when it is not on the `PATH`.
 //! - `bench [ARGS...]`: runs the comparison against arrow-rs in `compare/` (a workspace of
 //!   its own, so `cargo test` never builds arrow-rs) and prints its table.
-//! - `corpus [FILTER]`: runs the tests that read the real files of `../shared/corpus`. They
-//!   live in each crate's `tests/corpus.rs`, marked `#[ignore]` so that `cargo test` on a
-//!   fresh clone does not need them, and find the corpus through `PARQUET_KIT_CORPUS`.
-//! - `conformance [FILTER...]`: every file of `../shared/corpus/parquet-testing/data` read by
+//! - `corpus [FILTER]`: runs the tests that read the real files of `../shared/corpus` (or of
+//!   the directory `PARQUET_KIT_CORPUS` names). They live in each crate's `tests/corpus.rs`,
+//!   marked `#[ignore]` so that `cargo test` on a fresh clone does not need them, and find
+//!   the corpus through `PARQUET_KIT_CORPUS`.
+//! - `conformance [FILTER...]`: every file of the corpus's `parquet-testing/data` read by
 //!   `pqkit cat --format jsonl` and compared row by row with pyarrow's rows mapped by the
 //!   rows contract of DESIGN.md (the encrypted files: with the formula of the corpus
 //!   README); every file of its `bad_data/` must make pqkit exit 1.
@@ -88,9 +89,22 @@ fn output(command: &mut Command) -> Result<String, String> {
     }
 }
 
+/// The cargo running this xtask.
+fn cargo() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// The test corpus: `PARQUET_KIT_CORPUS`, or `../shared/corpus` beside the workspace.
+fn corpus_dir(root: &Path) -> PathBuf {
+    std::env::var_os("PARQUET_KIT_CORPUS").map_or_else(
+        || root.join("..").join("shared").join("corpus"),
+        PathBuf::from,
+    )
+}
+
 /// The workspace's target directory, as cargo resolves it (`CARGO_TARGET_DIR`, config).
 fn target_dir(root: &Path) -> Result<PathBuf, String> {
-    let metadata = output(Command::new(rows::cargo()).current_dir(root).args([
+    let metadata = output(Command::new(cargo()).current_dir(root).args([
         "metadata",
         "--format-version",
         "1",
@@ -106,7 +120,7 @@ fn target_dir(root: &Path) -> Result<PathBuf, String> {
 
 fn bench(args: &[String]) -> Result<(), String> {
     let root = root();
-    run(Command::new("cargo")
+    run(Command::new(cargo())
         .current_dir(root.join("compare"))
         .args(["bench", "--bench", "compare", "--"])
         .args(args))
@@ -114,14 +128,14 @@ fn bench(args: &[String]) -> Result<(), String> {
 
 fn corpus(args: &[String]) -> Result<(), String> {
     let root = root();
-    let corpus = root.join("..").join("shared").join("corpus");
+    let corpus = corpus_dir(&root);
     if !corpus.is_dir() {
         return Err(format!(
-            "no corpus at {}: the tests need ../shared/corpus",
+            "no corpus at {}: the tests need ../shared/corpus (or PARQUET_KIT_CORPUS)",
             corpus.display()
         ));
     }
-    run(Command::new("cargo")
+    run(Command::new(cargo())
         .current_dir(&root)
         .env("PARQUET_KIT_CORPUS", &corpus)
         .args(["test", "--workspace", "--test", "corpus", "--", "--ignored"])

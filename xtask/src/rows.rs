@@ -3,7 +3,7 @@
 //! and the tally of files that passed and failed.
 
 use crate::python::{Python, read};
-use crate::run;
+use crate::{cargo, run};
 use serde_json::Value;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -178,11 +178,6 @@ fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Ve
         }
         bytes
     })
-}
-
-/// The cargo running this xtask.
-pub(crate) fn cargo() -> std::ffi::OsString {
-    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
 // ---------------------------------------------------------------------------------------
