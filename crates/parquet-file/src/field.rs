@@ -45,8 +45,9 @@ pub enum Field {
     },
     /// TIMESTAMP, or INT96 (as nanoseconds, not adjusted to UTC).
     Timestamp {
-        /// The count of units since 1970-01-01T00:00:00.
-        value: i64,
+        /// The count of units since 1970-01-01T00:00:00 (wider than 64 bits only for
+        /// INT96 values outside the years 1677 to 2262).
+        value: i128,
         /// The unit.
         unit: TimeUnit,
         /// Whether the value is an instant in UTC.
@@ -108,7 +109,7 @@ impl Converter {
                     L::Integer { signed: false, .. } => Field::UInt(v as u64),
                     L::Time { unit, .. } => Field::Time { value: v, unit },
                     L::Timestamp { unit, utc } => Field::Timestamp {
-                        value: v,
+                        value: v.into(),
                         unit,
                         utc,
                     },
@@ -175,13 +176,11 @@ pub(crate) fn be_i128(bytes: &[u8]) -> Result<i128> {
     Ok(i128::from_be_bytes(buf))
 }
 
-/// An INT96 timestamp as nanoseconds since the epoch. Out-of-range values wrap around
-/// 64 bits, as Arrow's readers do.
+/// An INT96 timestamp as nanoseconds since the epoch, exactly (Arrow's readers wrap
+/// values outside the years 1677 to 2262 around 64 bits).
 fn int96(value: Int96) -> Field {
-    #[allow(clippy::cast_possible_truncation)]
-    let nanos = value.to_unix_nanos() as i64;
     Field::Timestamp {
-        value: nanos,
+        value: value.to_unix_nanos(),
         unit: TimeUnit::Nanos,
         utc: false,
     }

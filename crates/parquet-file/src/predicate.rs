@@ -438,8 +438,12 @@ fn compare(field: &Field, literal: &Literal) -> Option<Ordering> {
             Literal::Int(i) => Some(i128::from(*v).cmp(i)),
             _ => None,
         },
-        Field::Time { value, .. } | Field::Timestamp { value, .. } => match literal {
+        Field::Time { value, .. } => match literal {
             Literal::Int(i) => Some(i128::from(*value).cmp(i)),
+            _ => None,
+        },
+        Field::Timestamp { value, .. } => match literal {
+            Literal::Int(i) => Some(value.cmp(i)),
             _ => None,
         },
         Field::Str(s) => match literal {

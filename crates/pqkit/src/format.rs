@@ -120,23 +120,24 @@ fn text_of(field: &Field, out: &mut String) {
         Field::Str(s) => out.push_str(s),
         Field::Bytes(b) => out.push_str(&base64::engine::general_purpose::STANDARD.encode(b)),
         Field::Decimal { unscaled, scale } => decimal(*unscaled, *scale, out),
-        Field::Date(days) => date(i64::from(*days), out),
+        Field::Date(days) => date(i128::from(*days), out),
         Field::Time { value, unit } => {
             let per_second = unit.per_second();
             let seconds = value.div_euclid(per_second);
             time_of_day(seconds, value.rem_euclid(per_second), *unit, out);
         }
         Field::Timestamp { value, unit, utc } => {
-            let per_second = unit.per_second();
+            let per_second = i128::from(unit.per_second());
             let seconds = value.div_euclid(per_second);
+            // The second of the day and its fraction are below 86,400 and 10^9.
+            #[allow(clippy::cast_possible_truncation)]
+            let (second, fraction) = (
+                seconds.rem_euclid(86_400) as i64,
+                value.rem_euclid(per_second) as i64,
+            );
             date(seconds.div_euclid(86_400), out);
             out.push('T');
-            time_of_day(
-                seconds.rem_euclid(86_400),
-                value.rem_euclid(per_second),
-                *unit,
-                out,
-            );
+            time_of_day(second, fraction, *unit, out);
             if *utc {
                 out.push('Z');
             }
@@ -170,7 +171,7 @@ fn decimal(unscaled: i128, scale: u32, out: &mut String) {
 }
 
 /// `YYYY-MM-DD` of a day count since 1970-01-01 (proleptic Gregorian).
-fn date(days: i64, out: &mut String) {
+fn date(days: i128, out: &mut String) {
     // Howard Hinnant's civil_from_days.
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
@@ -180,7 +181,7 @@ fn date(days: i64, out: &mut String) {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let year = yoe + era * 400 + i128::from(month <= 2);
     if (0..=9999).contains(&year) {
         let _ = write!(out, "{year:04}-{month:02}-{day:02}");
     } else {
@@ -283,6 +284,15 @@ mod tests {
                 utc: false
             }),
             "\"1970-01-01T00:00:01.000000001\""
+        );
+        // Past what 64 bits of nanoseconds hold (INT96 reaches there).
+        assert_eq!(
+            j(&Field::Timestamp {
+                value: i128::from(i64::MAX) + 1,
+                unit: TimeUnit::Nanos,
+                utc: false
+            }),
+            "\"2262-04-11T23:47:16.854775808\""
         );
         assert_eq!(j(&Field::Float(1.1)), "1.1");
         assert_eq!(j(&Field::Double(f64::NAN)), "\"NaN\"");
