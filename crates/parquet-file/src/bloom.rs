@@ -36,7 +36,7 @@ impl<S: Source> FileReader<S> {
         };
         let offset = u64::try_from(offset)
             .map_err(|_| Error::invalid(format!("negative Bloom filter offset {offset}")))?;
-        let end = self.metadata().file_len() - 8 - self.metadata().footer_len();
+        let end = self.metadata().data_end();
         if offset >= end {
             return Err(Error::invalid(format!(
                 "Bloom filter offset {offset} is past the file's data"

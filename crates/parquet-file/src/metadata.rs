@@ -248,6 +248,22 @@ impl ParquetMetaData {
         self.file_len
     }
 
+    /// The end of the column data: the offset of the footer (for an encrypted footer, of
+    /// its crypto metadata).
+    pub fn data_end(&self) -> u64 {
+        self.file_len - 8 - self.footer_len
+    }
+
+    /// Whether the writer is a parquet-mr older than 1.2.9 (or one that gives no
+    /// version), whose column chunk sizes leave out the dictionary page header
+    /// (PARQUET-816, IMPALA-694).
+    pub fn understates_chunk_sizes(&self) -> bool {
+        self.file
+            .created_by
+            .as_deref()
+            .is_some_and(parquet_mr_before_1_2_9)
+    }
+
     /// Whether the file is encrypted (its footer, or some of its columns).
     pub fn is_encrypted(&self) -> bool {
         self.crypto.is_some()
@@ -300,6 +316,21 @@ impl ParquetMetaData {
         .in_row_group(row_group)
         .in_column(&self.schema.column(column).name)
     }
+}
+
+/// Whether `created_by` names parquet-mr before 1.2.9: "parquet-mr version 1.2.8 (build
+/// ...)", or a bare "parquet-mr".
+pub(crate) fn parquet_mr_before_1_2_9(created_by: &str) -> bool {
+    let Some(rest) = created_by.strip_prefix("parquet-mr") else {
+        return false;
+    };
+    let version: Vec<u32> = rest
+        .trim_start()
+        .strip_prefix("version ")
+        .and_then(|v| v.split([' ', '-']).next())
+        .map(|v| v.split('.').map_while(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    version < vec![1, 2, 9]
 }
 
 /// The ordinal in the AADs of row group `index`'s modules: its `ordinal` field when the

@@ -156,12 +156,17 @@ impl<S: Source> FileReader<S> {
                 ChunkInfo::empty(descriptor),
             ));
         }
-        let (start, len) = chunk_range(meta)?;
-        let data_end = self.metadata.file_len() - 8 - self.metadata.footer_len();
+        let (start, mut len) = chunk_range(meta)?;
+        let data_end = self.metadata.data_end();
         if start < 4 || start.checked_add(len).is_none_or(|end| end > data_end) {
             return Err(Error::invalid(format!(
                 "column chunk at offset {start} of {len} bytes is not inside the file's data (bytes 4..{data_end})"
             )));
+        }
+        if self.metadata.understates_chunk_sizes() {
+            // As Arrow C++ does (PARQUET-816): take up to 100 more bytes, the most a
+            // dictionary page header can take, which these writers left out of the size.
+            len += (data_end - start - len).min(MAX_DICTIONARY_HEADER);
         }
         // The length was checked against the file's: it fits memory's address space.
         #[allow(clippy::cast_possible_truncation)]
@@ -205,6 +210,9 @@ impl<S: Source> FileReader<S> {
         RowIter::new(self, projection)
     }
 }
+
+/// The most bytes a dictionary page header takes, by Arrow C++'s reckoning.
+const MAX_DICTIONARY_HEADER: u64 = 100;
 
 /// The byte range of a column chunk: from its dictionary page (when it has one) or first
 /// data page, `total_compressed_size` bytes.

@@ -130,6 +130,20 @@ fn schema_errors_name_the_element() {
 }
 
 #[test]
+fn old_parquet_mr_chunk_sizes() {
+    use crate::metadata::parquet_mr_before_1_2_9 as old;
+    assert!(old("parquet-mr"));
+    assert!(old("parquet-mr version 1.2.8 (build 1234)"));
+    assert!(old("parquet-mr version 1.1.0-SNAPSHOT"));
+    assert!(!old("parquet-mr version 1.2.9 (build 1234)"));
+    assert!(!old(
+        "parquet-mr version 1.10.1 (build a89df8f9932b6ef6633d06069e50c9b7970bebd1)"
+    ));
+    assert!(!old("parquet-cpp-arrow version 17.0.0"));
+    assert!(!old("parquet-rs version 0.3.0"));
+}
+
+#[test]
 fn decimals_of_any_width_up_to_128_bits() {
     assert_eq!(be_i128(&[0xFF, 0x38]).unwrap(), -200);
     assert_eq!(be_i128(&[0x00, 0xC8]).unwrap(), 200);

@@ -49,16 +49,13 @@ fn read_all(
 }
 
 /// Files of `data/` that are broken on purpose, and what must be said about them.
-const BROKEN_DATA: [(&str, &str); 2] = [
+/// (`nation.dict-malformed.parquet`, whose chunk sizes leave out the dictionary page
+/// header, reads: old parquet-mr wrote such sizes, and the reader allows for them.)
+const BROKEN_DATA: [(&str, &str); 1] = [
     // Its page bytes were altered after the CRC was computed.
     (
         "datapage_v1-corrupt-checksum.parquet",
         "page checksum mismatch",
-    ),
-    // Its dictionary page header understates the page's size.
-    (
-        "nation.dict-malformed.parquet",
-        "runs past the end of its column chunk",
     ),
 ];
 
