@@ -34,6 +34,14 @@ pub enum Field {
         /// The digits after the point.
         scale: u32,
     },
+    /// DECIMAL whose unscaled value does not fit 128 bits (a FIXED_LEN_BYTE_ARRAY or
+    /// BYTE_ARRAY of more than 16 bytes, such as Arrow's decimal256).
+    WideDecimal {
+        /// The unscaled integer, big-endian two's complement, as stored.
+        unscaled: Vec<u8>,
+        /// The digits after the point.
+        scale: u32,
+    },
     /// DATE: days since 1970-01-01.
     Date(i32),
     /// TIME: time of day in `unit`s since midnight.
@@ -134,7 +142,13 @@ impl Converter {
                     .map_err(|e| Error::invalid(format!("a STRING value that is not UTF-8: {e}")))?
                     .to_owned(),
             ),
-            L::Decimal { scale, .. } => decimal(be_i128(bytes)?, scale),
+            L::Decimal { scale, .. } => match be_i128(bytes) {
+                Some(unscaled) => decimal(unscaled, scale),
+                None => Field::WideDecimal {
+                    unscaled: bytes.to_vec(),
+                    scale: scale.unsigned_abs(),
+                },
+            },
             L::Uuid if bytes.len() == 16 => {
                 let mut uuid = [0; 16];
                 uuid.copy_from_slice(bytes);
@@ -158,22 +172,19 @@ fn decimal(unscaled: i128, scale: i32) -> Field {
 }
 
 /// A big-endian two's complement integer of any length, when it fits an `i128`.
-pub(crate) fn be_i128(bytes: &[u8]) -> Result<i128> {
+pub(crate) fn be_i128(bytes: &[u8]) -> Option<i128> {
     let negative = bytes.first().is_some_and(|&b| b & 0x80 != 0);
     let fill = if negative { 0xFF } else { 0 };
     let significant = bytes.len().saturating_sub(16);
     if bytes[..significant].iter().any(|&b| b != fill)
         || (significant > 0 && (bytes[significant] & 0x80 != 0) != negative)
     {
-        return Err(Error::unsupported(format!(
-            "a DECIMAL of {} bytes whose value does not fit 128 bits",
-            bytes.len()
-        )));
+        return None;
     }
     let mut buf = [fill; 16];
     let tail = &bytes[significant..];
     buf[16 - tail.len()..].copy_from_slice(tail);
-    Ok(i128::from_be_bytes(buf))
+    Some(i128::from_be_bytes(buf))
 }
 
 /// An INT96 timestamp as nanoseconds since the epoch, exactly (Arrow's readers wrap

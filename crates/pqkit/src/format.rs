@@ -74,6 +74,7 @@ pub(crate) fn cell(field: &Field, out: &mut String) {
         Field::Str(_)
         | Field::Bytes(_)
         | Field::Decimal { .. }
+        | Field::WideDecimal { .. }
         | Field::Date(_)
         | Field::Time { .. }
         | Field::Timestamp { .. }
@@ -119,7 +120,18 @@ fn text_of(field: &Field, out: &mut String) {
     match field {
         Field::Str(s) => out.push_str(s),
         Field::Bytes(b) => out.push_str(&base64::engine::general_purpose::STANDARD.encode(b)),
-        Field::Decimal { unscaled, scale } => decimal(*unscaled, *scale, out),
+        Field::Decimal { unscaled, scale } => {
+            decimal(
+                unscaled < &0,
+                &unscaled.unsigned_abs().to_string(),
+                *scale,
+                out,
+            );
+        }
+        Field::WideDecimal { unscaled, scale } => {
+            let (negative, digits) = big_digits(unscaled);
+            decimal(negative, &digits, *scale, out);
+        }
         Field::Date(days) => date(i128::from(*days), out),
         Field::Time { value, unit } => {
             let per_second = unit.per_second();
@@ -154,14 +166,54 @@ fn text_of(field: &Field, out: &mut String) {
     }
 }
 
-fn decimal(unscaled: i128, scale: u32, out: &mut String) {
-    let digits = unscaled.unsigned_abs().to_string();
-    if unscaled < 0 {
+/// The sign and decimal digits of a big-endian two's complement integer of any length.
+fn big_digits(bytes: &[u8]) -> (bool, String) {
+    let negative = bytes.first().is_some_and(|&b| b & 0x80 != 0);
+    let mut magnitude = bytes.to_vec();
+    if negative {
+        // Two's complement: invert, then add one.
+        for b in &mut magnitude {
+            *b = !*b;
+        }
+        for b in magnitude.iter_mut().rev() {
+            *b = b.wrapping_add(1);
+            if *b != 0 {
+                break;
+            }
+        }
+    }
+    // Divide by 10^9 until nothing is left, collecting the remainders.
+    let mut chunks = Vec::new();
+    while magnitude.iter().any(|&b| b != 0) {
+        let mut remainder = 0_u64;
+        for b in &mut magnitude {
+            let value = (remainder << 8) | u64::from(*b);
+            // value < 10^9 * 256, so the quotient is below 256.
+            #[allow(clippy::cast_possible_truncation)]
+            let quotient = (value / 1_000_000_000) as u8;
+            *b = quotient;
+            remainder = value % 1_000_000_000;
+        }
+        chunks.push(remainder);
+    }
+    let mut digits = chunks
+        .pop()
+        .map_or_else(|| "0".to_owned(), |c| c.to_string());
+    for chunk in chunks.iter().rev() {
+        let _ = write!(digits, "{chunk:09}");
+    }
+    (negative, digits)
+}
+
+/// Appends a decimal of `digits` (the unscaled magnitude) with `scale` of them after the
+/// point.
+fn decimal(negative: bool, digits: &str, scale: u32, out: &mut String) {
+    if negative {
         out.push('-');
     }
     let scale = scale as usize;
     if scale == 0 {
-        out.push_str(&digits);
+        out.push_str(digits);
     } else if digits.len() > scale {
         let (int, frac) = digits.split_at(digits.len() - scale);
         let _ = write!(out, "{int}.{frac}");
@@ -316,6 +368,40 @@ mod tests {
         assert_eq!(
             j(&Field::Map(vec![(Field::Str("k".into()), Field::Null)])),
             "[{\"key\":\"k\",\"value\":null}]"
+        );
+    }
+
+    #[test]
+    fn decimals_wider_than_128_bits() {
+        // 2^128 + 1 and its negation, 17 bytes of two's complement, scale 3.
+        let mut big = vec![0; 17];
+        big[0] = 1;
+        big[16] = 1;
+        assert_eq!(
+            j(&Field::WideDecimal {
+                unscaled: big.clone(),
+                scale: 3
+            }),
+            "\"340282366920938463463374607431768211.457\""
+        );
+        let negated: Vec<u8> = {
+            let mut n: Vec<u8> = big.iter().map(|b| !b).collect();
+            n[16] = n[16].wrapping_add(1);
+            n
+        };
+        assert_eq!(
+            j(&Field::WideDecimal {
+                unscaled: negated,
+                scale: 40
+            }),
+            "\"-0.0340282366920938463463374607431768211457\""
+        );
+        assert_eq!(
+            j(&Field::WideDecimal {
+                unscaled: vec![0; 20],
+                scale: 2
+            }),
+            "\"0.00\""
         );
     }
 }
