@@ -212,44 +212,11 @@ impl Module {
         matches!(self, Self::DataPage { .. } | Self::DictionaryPage { .. })
     }
 
-    /// The row group, column and page ordinals that go into the AAD suffix.
-    const fn ordinals(self) -> (Option<usize>, Option<usize>, Option<usize>) {
+    /// The row group, column and page ordinals that go into the AAD suffix, and how many
+    /// of them the module type has (0, 2 or 3); the ones it does not have are 0.
+    const fn ordinals(self) -> ([usize; 3], usize) {
         match self {
-            Self::Footer => (None, None, None),
-            Self::DataPage {
-                row_group,
-                column,
-                page,
-            }
-            | Self::DataPageHeader {
-                row_group,
-                column,
-                page,
-            } => (Some(row_group), Some(column), Some(page)),
-            Self::ColumnMetaData { row_group, column }
-            | Self::DictionaryPage { row_group, column }
-            | Self::DictionaryPageHeader { row_group, column }
-            | Self::ColumnIndex { row_group, column }
-            | Self::OffsetIndex { row_group, column }
-            | Self::BloomFilterHeader { row_group, column }
-            | Self::BloomFilterBitset { row_group, column } => {
-                (Some(row_group), Some(column), None)
-            }
-        }
-    }
-
-    /// The AAD suffix: module type, then the ordinals this module type has.
-    #[inline]
-    pub(crate) fn suffix(self) -> Result<Suffix> {
-        self.try_suffix().ok_or_else(|| self.ordinal_error())
-    }
-
-    /// [`suffix`](Self::suffix), `None` for an ordinal above [`MAX_ORDINAL`]: small
-    /// enough to come back in registers.
-    #[inline]
-    fn try_suffix(self) -> Option<Suffix> {
-        let ([r, c, p], count) = match self {
-            Self::Footer => ([0; 3], 0_usize),
+            Self::Footer => ([0; 3], 0),
             Self::DataPage {
                 row_group,
                 column,
@@ -267,7 +234,20 @@ impl Module {
             | Self::OffsetIndex { row_group, column }
             | Self::BloomFilterHeader { row_group, column }
             | Self::BloomFilterBitset { row_group, column } => ([row_group, column, 0], 2),
-        };
+        }
+    }
+
+    /// The AAD suffix: module type, then the ordinals this module type has.
+    #[inline]
+    pub(crate) fn suffix(self) -> Result<Suffix> {
+        self.try_suffix().ok_or_else(|| self.ordinal_error())
+    }
+
+    /// [`suffix`](Self::suffix), `None` for an ordinal above [`MAX_ORDINAL`]: small
+    /// enough to come back in registers.
+    #[inline]
+    fn try_suffix(self) -> Option<Suffix> {
+        let ([r, c, p], count) = self.ordinals();
         // MAX_ORDINAL is 2^15 - 1: all three are at most that if their OR is.
         if r | c | p > MAX_ORDINAL {
             return None;
@@ -288,15 +268,12 @@ impl Module {
     /// The error for the first ordinal above [`MAX_ORDINAL`].
     #[cold]
     fn ordinal_error(self) -> crate::Error {
-        let (row_group, column, page) = self.ordinals();
-        let (what, ordinal) = [
-            ("row group ordinal", row_group),
-            ("column ordinal", column),
-            ("page ordinal", page),
-        ]
-        .into_iter()
-        .find_map(|(what, ordinal)| Some((what, ordinal.filter(|&o| o > MAX_ORDINAL)?)))
-        .unwrap_or(("ordinal", 0));
+        // An ordinal the module type does not have is 0, never over the limit.
+        let (what, ordinal) = ["row group ordinal", "column ordinal", "page ordinal"]
+            .into_iter()
+            .zip(self.ordinals().0)
+            .find(|&(_, ordinal)| ordinal > MAX_ORDINAL)
+            .unwrap_or(("ordinal", 0));
         parquet_core::Error::LimitExceeded {
             what,
             requested: ordinal as u64,
@@ -339,12 +316,10 @@ impl fmt::Display for Module {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.module_type().name())?;
         match self.ordinals() {
-            (Some(row_group), Some(column), Some(page)) => {
+            ([row_group, column, page], 3) => {
                 write!(f, " (row group {row_group}, column {column}, page {page})")
             }
-            (Some(row_group), Some(column), None) => {
-                write!(f, " (row group {row_group}, column {column})")
-            }
+            ([row_group, column, _], 2) => write!(f, " (row group {row_group}, column {column})"),
             _ => Ok(()),
         }
     }
