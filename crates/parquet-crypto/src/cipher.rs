@@ -136,7 +136,8 @@ impl Gcm {
     }
 
     /// Appends the plaintext of `ciphertext` to `out` if `tag` verifies, and returns
-    /// whether it did; `out` keeps its length when it does not.
+    /// whether it did. When it does not (or on error), `out` may have grown by bytes that
+    /// are not plaintext; the caller truncates it.
     #[inline]
     fn open_append(
         &self,
@@ -242,11 +243,7 @@ impl RustCryptoGcm {
     ) -> Result<bool> {
         let start = out.len();
         out.resize(start + ciphertext.len(), 0);
-        let verified = self.open(nonce, aad, ciphertext, tag, &mut out[start..]);
-        if !matches!(verified, Ok(true)) {
-            out.truncate(start);
-        }
-        verified
+        self.open(nonce, aad, ciphertext, tag, &mut out[start..])
     }
 
     fn open(
@@ -345,15 +342,12 @@ impl Cipher {
         out: &mut Vec<u8>,
     ) -> Result<()> {
         let length = module_length(plaintext.len(), NONCE_LEN + TAG_LEN)?;
-        let start = out.len();
-        out.reserve(GCM_MODULE_OVERHEAD + plaintext.len());
-        out.extend_from_slice(&length.to_le_bytes());
-        out.extend_from_slice(nonce);
-        if let Err(error) = self.gcm.seal_append(nonce, aad, plaintext, out) {
-            out.truncate(start);
-            return Err(error);
-        }
-        Ok(())
+        append_or_restore(out, |out| {
+            out.reserve(GCM_MODULE_OVERHEAD + plaintext.len());
+            out.extend_from_slice(&length.to_le_bytes());
+            out.extend_from_slice(nonce);
+            self.gcm.seal_append(nonce, aad, plaintext, out)
+        })
     }
 
     /// Appends a CTR module of `plaintext` under `nonce` to `out`.
@@ -364,20 +358,16 @@ impl Cipher {
         out: &mut Vec<u8>,
     ) -> Result<()> {
         let length = module_length(plaintext.len(), NONCE_LEN)?;
-        let start = out.len();
-        out.reserve(CTR_MODULE_OVERHEAD + plaintext.len());
-        out.extend_from_slice(&length.to_le_bytes());
-        out.extend_from_slice(nonce);
-        let body = out.len();
-        out.resize(body + plaintext.len(), 0);
-        let applied = InOutBuf::new(plaintext, &mut out[body..])
-            .map_err(|_| internal_error())
-            .and_then(|buffer| self.ctr_apply(&ctr_iv(nonce), buffer));
-        if let Err(error) = applied {
-            out.truncate(start);
-            return Err(error);
-        }
-        Ok(())
+        append_or_restore(out, |out| {
+            out.reserve(CTR_MODULE_OVERHEAD + plaintext.len());
+            out.extend_from_slice(&length.to_le_bytes());
+            out.extend_from_slice(nonce);
+            let body = out.len();
+            out.resize(body + plaintext.len(), 0);
+            let buffer =
+                InOutBuf::new(plaintext, &mut out[body..]).map_err(|_| internal_error())?;
+            self.ctr_apply(&ctr_iv(nonce), buffer)
+        })
     }
 
     /// Decrypts the GCM module `frame` into `out`, which must be exactly the plaintext's
@@ -391,11 +381,10 @@ impl Cipher {
         out: &mut [u8],
     ) -> Result<()> {
         let (ciphertext, tag) = frame.ciphertext_and_tag()?;
-        if self.gcm.open(&frame.nonce, aad, ciphertext, tag, out)? {
-            Ok(())
-        } else {
-            Err(Error::Authentication { module })
-        }
+        authenticated(
+            self.gcm.open(&frame.nonce, aad, ciphertext, tag, out)?,
+            module,
+        )
     }
 
     /// Decrypts the GCM module `frame` and appends its plaintext to `out`; leaves `out` as
@@ -409,14 +398,13 @@ impl Cipher {
         out: &mut Vec<u8>,
     ) -> Result<()> {
         let (ciphertext, tag) = frame.ciphertext_and_tag()?;
-        if self
-            .gcm
-            .open_append(&frame.nonce, aad, ciphertext, tag, out)?
-        {
-            Ok(())
-        } else {
-            Err(Error::Authentication { module })
-        }
+        append_or_restore(out, |out| {
+            authenticated(
+                self.gcm
+                    .open_append(&frame.nonce, aad, ciphertext, tag, out)?,
+                module,
+            )
+        })
     }
 
     /// Decrypts the CTR module `frame` into `out`, which must be exactly the plaintext's
@@ -428,13 +416,11 @@ impl Cipher {
 
     /// Decrypts the CTR module `frame` and appends its plaintext to `out`.
     pub(crate) fn decrypt_ctr_append(&self, frame: &Frame<'_>, out: &mut Vec<u8>) -> Result<()> {
-        let start = out.len();
-        out.resize(start + frame.body.len(), 0);
-        if let Err(error) = self.decrypt_ctr(frame, &mut out[start..]) {
-            out.truncate(start);
-            return Err(error);
-        }
-        Ok(())
+        append_or_restore(out, |out| {
+            let start = out.len();
+            out.resize(start + frame.body.len(), 0);
+            self.decrypt_ctr(frame, &mut out[start..])
+        })
     }
 
     /// The GCM tag of `plaintext` under `nonce` and `aad`, computed without keeping the
@@ -488,6 +474,31 @@ fn ctr_iv(nonce: &[u8; NONCE_LEN]) -> [u8; 16] {
     iv
 }
 
+/// Runs `append`, which appends to `out`, and cuts `out` back to its length before when
+/// it fails: no part of a module, and no plaintext whose tag did not verify, is left
+/// behind.
+#[inline]
+fn append_or_restore(
+    out: &mut Vec<u8>,
+    append: impl FnOnce(&mut Vec<u8>) -> Result<()>,
+) -> Result<()> {
+    let start = out.len();
+    let result = append(out);
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// `Ok` when a GCM tag verified, the authentication error for `module` when not.
+fn authenticated(verified: bool, module: ModuleType) -> Result<()> {
+    if verified {
+        Ok(())
+    } else {
+        Err(Error::Authentication { module })
+    }
+}
+
 /// The length field of a module whose plaintext is `plaintext_len` bytes and whose
 /// framing adds `framing` bytes after the length field.
 fn module_length(plaintext_len: usize, framing: usize) -> Result<u32> {
@@ -530,6 +541,8 @@ pub(crate) struct Frame<'a> {
     nonce: [u8; NONCE_LEN],
     /// Ciphertext, followed by the tag for GCM.
     body: &'a [u8],
+    /// The length of the tag at the end of `body`: [`TAG_LEN`] for GCM, 0 for CTR.
+    tag_len: usize,
     /// Bytes of input the module takes, length field included.
     pub(crate) consumed: usize,
 }
@@ -570,6 +583,7 @@ impl<'a> Frame<'a> {
         Ok(Self {
             nonce: *nonce,
             body,
+            tag_len,
             consumed: LENGTH_LEN + length,
         })
     }
@@ -581,9 +595,10 @@ impl<'a> Frame<'a> {
             .ok_or_else(|| short_module(self.body.len(), "GCM module length"))
     }
 
-    /// The plaintext length of a module with a tag of `tag_len` bytes.
-    pub(crate) fn plaintext_len(&self, tag_len: usize) -> usize {
-        self.body.len() - tag_len
+    /// The plaintext length: the body without the tag, which [`read`](Self::read) has
+    /// checked it holds.
+    pub(crate) fn plaintext_len(&self) -> usize {
+        self.body.len() - self.tag_len
     }
 }
 

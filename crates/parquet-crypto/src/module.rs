@@ -204,9 +204,8 @@ impl ModuleCipher {
     /// knows whether the tag verifies, so the plaintext is made in a scratch copy of the
     /// ciphertext and copied out.
     pub fn decrypt_into(&self, module: Module, input: &[u8], out: &mut [u8]) -> Result<Decrypted> {
-        let ctr = self.algorithm.uses_ctr(module);
-        let frame = Frame::read(input, if ctr { 0 } else { TAG_LEN })?;
-        let len = frame.plaintext_len(if ctr { 0 } else { TAG_LEN });
+        let frame = Frame::read(input, self.tag_len(module))?;
+        let len = frame.plaintext_len();
         let available = out.len();
         let out = out.get_mut(..len).ok_or(Error::OutputTooSmall {
             needed: len,
@@ -225,12 +224,16 @@ impl ModuleCipher {
     ///
     /// The framing errors of [`decrypt`](Self::decrypt).
     pub fn plaintext_len(&self, module: Module, input: &[u8]) -> Result<usize> {
-        let tag_len = if self.algorithm.uses_ctr(module) {
+        Ok(Frame::read(input, self.tag_len(module))?.plaintext_len())
+    }
+
+    /// The length of `module`'s tag: 0 for CTR, [`TAG_LEN`] for GCM.
+    fn tag_len(&self, module: Module) -> usize {
+        if self.algorithm.uses_ctr(module) {
             0
         } else {
             TAG_LEN
-        };
-        Ok(Frame::read(input, tag_len)?.plaintext_len(tag_len))
+        }
     }
 
     fn decrypt_frame(&self, module: Module, frame: &Frame<'_>, out: &mut [u8]) -> Result<()> {

@@ -72,9 +72,9 @@ impl RingGcm {
         Ok(())
     }
 
-    /// Appends the plaintext of `ciphertext` to `out` if `tag` verifies, and returns
-    /// whether it did: appends the ciphertext and decrypts it there, and truncates it
-    /// away (ring has zeroed it) when the tag does not verify.
+    /// Appends the ciphertext to `out` and decrypts it there; returns whether `tag`
+    /// verified. When it did not, ring has zeroed the appended bytes, which the caller
+    /// truncates away.
     #[inline]
     pub(super) fn open_append(
         &self,
@@ -86,11 +86,7 @@ impl RingGcm {
     ) -> bool {
         let start = out.len();
         out.extend_from_slice(ciphertext);
-        let verified = self.open_in_place(nonce, aad, tag, &mut out[start..]);
-        if !verified {
-            out.truncate(start);
-        }
-        verified
+        self.open_in_place(nonce, aad, tag, &mut out[start..])
     }
 
     /// Decrypts `in_out` in place if `tag` verifies, and returns whether it did; when it
