@@ -19,12 +19,9 @@ pub(crate) fn compress(level: i32, input: &[u8], out: &mut Vec<u8>) -> Result<()
         size_hint: input.len(),
         ..BrotliEncoderParams::default()
     };
-    let start = out.len();
     let mut reader = input;
-    ::brotli::BrotliCompress(&mut reader, out, &params).map_err(|_| {
-        out.truncate(start);
-        Error::corrupt(Codec::Brotli, "the Brotli compressor failed")
-    })?;
+    ::brotli::BrotliCompress(&mut reader, out, &params)
+        .map_err(|_| Error::corrupt(Codec::Brotli, "the Brotli compressor failed"))?;
     Ok(())
 }
 
@@ -51,16 +48,7 @@ pub(crate) fn decompress(input: &[u8], out: &mut [u8]) -> Result<usize> {
             &mut state,
         );
         match result {
-            BrotliResult::ResultSuccess => {
-                return if input_offset == input.len() {
-                    Ok(written)
-                } else {
-                    Err(Error::corrupt(
-                        Codec::Brotli,
-                        "bytes after the end of the Brotli stream",
-                    ))
-                };
-            }
+            BrotliResult::ResultSuccess => return stream_end(input, input_offset, written),
             BrotliResult::NeedsMoreOutput if available_out > 0 => {}
             BrotliResult::NeedsMoreOutput => {
                 // The output is full: one probe byte tells whether the stream has more.
@@ -83,19 +71,25 @@ pub(crate) fn decompress(input: &[u8], out: &mut [u8]) -> Result<usize> {
                     });
                 }
                 if matches!(result, BrotliResult::ResultSuccess) {
-                    return if input_offset == input.len() {
-                        Ok(written)
-                    } else {
-                        Err(Error::corrupt(
-                            Codec::Brotli,
-                            "bytes after the end of the Brotli stream",
-                        ))
-                    };
+                    return stream_end(input, input_offset, written);
                 }
                 return Err(stream_error(&result));
             }
             other => return Err(stream_error(&other)),
         }
+    }
+}
+
+/// The stream has ended after `consumed` bytes of `input`, having written `written`: the
+/// result, if the input ends there too.
+fn stream_end(input: &[u8], consumed: usize, written: usize) -> Result<usize> {
+    if consumed == input.len() {
+        Ok(written)
+    } else {
+        Err(Error::corrupt(
+            Codec::Brotli,
+            "bytes after the end of the Brotli stream",
+        ))
     }
 }
 

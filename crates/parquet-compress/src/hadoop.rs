@@ -22,20 +22,17 @@ pub(crate) const BLOCK_LEN: usize = 128 * 1024;
 
 /// Appends `input` in Hadoop framing, one chunk per block of at most [`BLOCK_LEN`]
 /// bytes; `compress_block` appends one bare compressed block. Empty input writes
-/// nothing, which Hadoop reads as an empty stream.
+/// nothing, which Hadoop reads as an empty stream. On error `out` is left longer, for
+/// [`Compressor::compress`](crate::Compressor::compress) to cut back.
 pub(crate) fn compress(
     input: &[u8],
     out: &mut Vec<u8>,
     mut compress_block: impl FnMut(&[u8], &mut Vec<u8>) -> Result<()>,
 ) -> Result<()> {
-    let start = out.len();
     for block in input.chunks(BLOCK_LEN) {
         let header = out.len();
         out.extend_from_slice(&[0; 2 * HEADER_LEN]);
-        if let Err(error) = compress_block(block, out) {
-            out.truncate(start);
-            return Err(error);
-        }
+        compress_block(block, out)?;
         let compressed = out.len() - header - 2 * HEADER_LEN;
         // Both fit: a block is at most 128 KiB and no codec here expands it past 2^32.
         #[allow(clippy::cast_possible_truncation)]

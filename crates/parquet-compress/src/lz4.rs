@@ -4,6 +4,7 @@
 
 use lz4_flex::block::{self, CompressTable, DecompressError};
 
+use crate::compress::append_bounded;
 use crate::{Codec, Error, Result, hadoop};
 
 /// The largest input of one LZ4 block (`LZ4_MAX_INPUT_SIZE` of the reference library).
@@ -18,18 +19,10 @@ pub(crate) fn compress(table: &mut CompressTable, input: &[u8], out: &mut Vec<u8
             limit: MAX_BLOCK_INPUT as u64,
         });
     }
-    let start = out.len();
-    out.resize(start + block::get_maximum_output_size(input.len()), 0);
-    if let Ok(written) = block::compress_into_with_table(input, &mut out[start..], table) {
-        out.truncate(start + written);
-        Ok(())
-    } else {
-        out.truncate(start);
-        Err(Error::corrupt(
-            Codec::Lz4Raw,
-            "the LZ4 compressor ran out of room",
-        ))
-    }
+    append_bounded(out, block::get_maximum_output_size(input.len()), |room| {
+        block::compress_into_with_table(input, room, table)
+            .map_err(|_| Error::corrupt(Codec::Lz4Raw, "the LZ4 compressor ran out of room"))
+    })
 }
 
 /// Appends `input` as Hadoop-framed LZ4 blocks to `out`.

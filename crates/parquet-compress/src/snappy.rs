@@ -1,6 +1,7 @@
 //! SNAPPY: the raw Snappy block format (a varint of the decompressed length, then
 //! literals and copies), not the Snappy framing format. Backend: `snap`, pure Rust.
 
+use crate::compress::append_bounded;
 use crate::{Codec, Error, Result};
 
 /// Appends the Snappy block of `input` to `out`.
@@ -17,18 +18,11 @@ pub(crate) fn compress(
             limit: u64::from(u32::MAX),
         });
     }
-    let start = out.len();
-    out.resize(start + bound, 0);
-    match encoder.compress(input, &mut out[start..]) {
-        Ok(written) => {
-            out.truncate(start + written);
-            Ok(())
-        }
-        Err(error) => {
-            out.truncate(start);
-            Err(map_error(&error))
-        }
-    }
+    append_bounded(out, bound, |room| {
+        encoder
+            .compress(input, room)
+            .map_err(|error| map_error(&error))
+    })
 }
 
 /// The decompressed length the block's preamble declares.

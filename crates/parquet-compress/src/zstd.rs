@@ -15,6 +15,7 @@ pub(crate) use pure::*;
 mod c {
     use ::zstd::zstd_safe::{self, CCtx, DCtx};
 
+    use crate::compress::append_bounded;
     use crate::{Codec, Error, Result};
 
     /// zstd's name for `ZSTD_error_dstSize_tooSmall`.
@@ -40,18 +41,11 @@ mod c {
         input: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<()> {
-        let start = out.len();
-        out.resize(start + zstd_safe::compress_bound(input.len()), 0);
-        match encoder.compress(&mut out[start..], input, level) {
-            Ok(written) => {
-                out.truncate(start + written);
-                Ok(())
-            }
-            Err(code) => {
-                out.truncate(start);
-                Err(Error::corrupt(Codec::Zstd, zstd_safe::get_error_name(code)))
-            }
-        }
+        append_bounded(out, zstd_safe::compress_bound(input.len()), |room| {
+            encoder
+                .compress(room, input, level)
+                .map_err(|code| Error::corrupt(Codec::Zstd, zstd_safe::get_error_name(code)))
+        })
     }
 
     /// The total decompressed size that the frame headers declare, when every frame
