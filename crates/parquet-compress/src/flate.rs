@@ -118,14 +118,7 @@ pub(crate) fn gunzip(state: &mut Decompress, input: &[u8], out: &mut [u8]) -> Re
         let body = member_header(input, at)?;
         let (consumed, end) = inflate_stream(state, Codec::Gzip, &input[body..], out, written)?;
         let trailer = body + consumed;
-        let Some(&[c0, c1, c2, c3, s0, s1, s2, s3]) = input.get(trailer..trailer + 8) else {
-            return Err(Error::truncated(
-                "gzip member trailer",
-                trailer,
-                8,
-                input.len() - trailer,
-            ));
-        };
+        let [c0, c1, c2, c3, s0, s1, s2, s3] = read_bytes(input, trailer, "gzip member trailer")?;
         let member = &out[written..end];
         let mut crc = Crc::new();
         crc.update(member);
@@ -148,10 +141,7 @@ pub(crate) fn gunzip(state: &mut Decompress, input: &[u8], out: &mut [u8]) -> Re
 /// Parses the member header at `at`, returning where its DEFLATE stream starts.
 #[cfg(feature = "gzip")]
 fn member_header(input: &[u8], at: usize) -> Result<usize> {
-    let available = input.len() - at;
-    let Some(&[id1, id2, method, flags, ..]) = input.get(at..at + 10) else {
-        return Err(Error::truncated("gzip member header", at, 10, available));
-    };
+    let [id1, id2, method, flags, ..] = read_bytes::<10>(input, at, "gzip member header")?;
     if [id1, id2] != [0x1f, 0x8b] {
         return Err(Error::invalid(
             "gzip magic",
@@ -171,15 +161,8 @@ fn member_header(input: &[u8], at: usize) -> Result<usize> {
     }
     let mut pos = at + 10;
     if flags & FEXTRA != 0 {
-        let Some(&[x0, x1]) = input.get(pos..pos + 2) else {
-            return Err(Error::truncated(
-                "gzip extra field length",
-                pos,
-                2,
-                input.len() - pos,
-            ));
-        };
-        let len = usize::from(u16::from_le_bytes([x0, x1]));
+        let xlen = read_bytes(input, pos, "gzip extra field length")?;
+        let len = usize::from(u16::from_le_bytes(xlen));
         if input.len() - pos - 2 < len {
             return Err(Error::truncated(
                 "gzip extra field",
@@ -204,15 +187,7 @@ fn member_header(input: &[u8], at: usize) -> Result<usize> {
         }
     }
     if flags & FHCRC != 0 {
-        let Some(&[h0, h1]) = input.get(pos..pos + 2) else {
-            return Err(Error::truncated(
-                "gzip header CRC-16",
-                pos,
-                2,
-                input.len() - pos,
-            ));
-        };
-        let stored = u16::from_le_bytes([h0, h1]);
+        let stored = u16::from_le_bytes(read_bytes(input, pos, "gzip header CRC-16")?);
         let mut crc = Crc::new();
         crc.update(&input[at..pos]);
         #[allow(clippy::cast_possible_truncation)]
@@ -222,6 +197,16 @@ fn member_header(input: &[u8], at: usize) -> Result<usize> {
         pos += 2;
     }
     Ok(pos)
+}
+
+/// The `N` bytes of `what` at `at` in `input`.
+#[cfg(feature = "gzip")]
+fn read_bytes<const N: usize>(input: &[u8], at: usize, what: &'static str) -> Result<[u8; N]> {
+    input
+        .get(at..)
+        .and_then(<[u8]>::first_chunk)
+        .copied()
+        .ok_or_else(|| Error::truncated(what, at, N, input.len().saturating_sub(at)))
 }
 
 /// Inflates the DEFLATE stream at the start of `input` into `out[written..]`, returning
