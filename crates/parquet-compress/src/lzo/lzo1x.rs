@@ -89,6 +89,16 @@ impl Decoder<'_, '_> {
             .ok_or(Fault::OutputOverrun)
     }
 
+    /// A length field of an instruction: its value, or when it is 0, `max` (the most
+    /// the field holds) plus the length extension that follows.
+    fn length(&mut self, field: usize, max: usize) -> Result<usize, Fault> {
+        if field == 0 {
+            Ok(max.saturating_add(self.extension()?))
+        } else {
+            Ok(field)
+        }
+    }
+
     fn literals(&mut self, len: usize) -> Result<(), Fault> {
         let src = self
             .input
@@ -165,20 +175,12 @@ pub(crate) fn decompress(input: &[u8], out: &mut [u8]) -> Result<usize, Fault> {
             len = (inst >> 5) + 1;
             trailing = inst & 3;
         } else if inst >= 32 {
-            let mut l = inst & 31;
-            if l == 0 {
-                l = 31usize.saturating_add(d.extension()?);
-            }
-            len = l.saturating_add(2);
+            len = d.length(inst & 31, 31)?.saturating_add(2);
             let word = d.le16()?;
             distance = 1 + (word >> 2);
             trailing = word & 3;
         } else if inst >= 16 {
-            let mut l = inst & 7;
-            if l == 0 {
-                l = 7usize.saturating_add(d.extension()?);
-            }
-            len = l.saturating_add(2);
+            len = d.length(inst & 7, 7)?.saturating_add(2);
             let word = d.le16()?;
             let far = ((inst & 8) << 11) + (word >> 2);
             if far == 0 {
@@ -193,11 +195,8 @@ pub(crate) fn decompress(input: &[u8], out: &mut [u8]) -> Result<usize, Fault> {
             distance = 16384 + far;
             trailing = word & 3;
         } else if state == 0 {
-            let mut l = inst;
-            if l == 0 {
-                l = 15usize.saturating_add(d.extension()?);
-            }
-            d.literals(l.saturating_add(3))?;
+            let run = d.length(inst, 15)?;
+            d.literals(run.saturating_add(3))?;
             state = 4;
             continue;
         } else {
