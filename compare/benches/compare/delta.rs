@@ -5,7 +5,7 @@
 //! bytes; parquet-kit is measured both copying into a `ByteArrayBatch` (one data buffer,
 //! ready for use) and, for DELTA_LENGTH_BYTE_ARRAY, borrowing slices of the input.
 
-use crate::{Bench, N};
+use crate::{Bench, N, arrow_decode};
 use bytes::Bytes;
 use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int32Type, Int64Type};
 use parquet::encodings::decoding::{
@@ -101,8 +101,7 @@ where
     let bytes = Bytes::from(encoded.clone());
     let mut ours = vec![T::T::default(); N];
     let mut theirs = vec![T::T::default(); N];
-    arrow.set_data(bytes.clone(), N).unwrap();
-    assert_eq!(arrow.get(&mut theirs).unwrap(), N);
+    assert_eq!(arrow_decode(&mut arrow, &bytes, &mut theirs), N);
     binary_packed::Decoder::<T::T>::try_new(&encoded)
         .unwrap()
         .decode(&mut ours)
@@ -118,8 +117,7 @@ where
             decoder.decode(&mut ours).unwrap();
         },
         &mut || {
-            arrow.set_data(black_box(bytes.clone()), N).unwrap();
-            arrow.get(&mut theirs).unwrap();
+            arrow_decode(&mut arrow, black_box(&bytes), &mut theirs);
         },
     );
 }
@@ -141,8 +139,7 @@ fn length_byte_arrays(bench: &mut Bench, shape: &str, values: &[Vec<u8>]) {
     let bytes = Bytes::from(encoded.clone());
     let mut arrow = DeltaLengthByteArrayDecoder::<ByteArrayType>::new();
     let mut theirs = vec![ByteArray::new(); N];
-    arrow.set_data(bytes.clone(), N).unwrap();
-    assert_eq!(arrow.get(&mut theirs).unwrap(), N);
+    assert_eq!(arrow_decode(&mut arrow, &bytes, &mut theirs), N);
     assert!(
         theirs
             .iter()
@@ -156,8 +153,7 @@ fn length_byte_arrays(bench: &mut Bench, shape: &str, values: &[Vec<u8>]) {
         .unwrap();
     assert!(batch.iter().eq(values.iter().map(Vec::as_slice)));
     let mut theirs_run = || {
-        arrow.set_data(black_box(bytes.clone()), N).unwrap();
-        arrow.get(&mut theirs).unwrap();
+        arrow_decode(&mut arrow, black_box(&bytes), &mut theirs);
     };
     bench.run(
         &copy,
@@ -204,8 +200,7 @@ fn front_compressed(bench: &mut Bench, shape: &str, values: &[Vec<u8>]) {
     let bytes = Bytes::from(encoded.clone());
     let mut arrow = DeltaByteArrayDecoder::<ByteArrayType>::new();
     let mut theirs = vec![ByteArray::new(); N];
-    arrow.set_data(bytes.clone(), N).unwrap();
-    assert_eq!(arrow.get(&mut theirs).unwrap(), N);
+    assert_eq!(arrow_decode(&mut arrow, &bytes, &mut theirs), N);
     assert!(
         theirs
             .iter()
@@ -226,8 +221,7 @@ fn front_compressed(bench: &mut Bench, shape: &str, values: &[Vec<u8>]) {
             while decoder.decode(&mut batch, N).unwrap() > 0 {}
         },
         &mut || {
-            arrow.set_data(black_box(bytes.clone()), N).unwrap();
-            arrow.get(&mut theirs).unwrap();
+            arrow_decode(&mut arrow, black_box(&bytes), &mut theirs);
         },
     );
 }

@@ -16,6 +16,7 @@ mod footer;
 mod plain;
 mod rle;
 
+use bytes::Bytes;
 use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::data_type::DataType;
 use parquet::encodings::decoding::{Decoder, get_decoder};
@@ -68,6 +69,17 @@ pub fn arrow_decoder<T: DataType>(
         .unwrap();
     let descriptor = ColumnDescriptor::new(Arc::new(column), 0, 0, ColumnPath::new(vec![]));
     get_decoder::<T>(Arc::new(descriptor), encoding).unwrap()
+}
+
+/// Hands an arrow-rs decoder `page`, which holds `N` values, and decodes them into `out`:
+/// the arrow-rs side of every decoding row. Returns how many values it decoded.
+pub fn arrow_decode<T: DataType>(
+    decoder: &mut (impl Decoder<T> + ?Sized),
+    page: &Bytes,
+    out: &mut [T::T],
+) -> usize {
+    decoder.set_data(page.clone(), N).unwrap();
+    decoder.get(out).unwrap()
 }
 
 fn main() {

@@ -2,7 +2,7 @@
 //! a batch, and borrowed; arrow-rs hands out `ByteArray`s sharing the input, copying no
 //! bytes).
 
-use crate::{Bench, N, arrow_decoder};
+use crate::{Bench, N, arrow_decode, arrow_decoder};
 use bytes::Bytes;
 use parquet::basic::{Encoding, Type as PhysicalType};
 use parquet::data_type::{ByteArray, ByteArrayType, DataType, DoubleType, Int32Type, Int64Type};
@@ -42,8 +42,7 @@ where
     let mut ours = vec![T::T::default(); N];
     let mut theirs = vec![T::T::default(); N];
     let mut arrow = arrow_decoder::<T>(physical, -1, Encoding::PLAIN);
-    arrow.set_data(bytes.clone(), N).unwrap();
-    assert_eq!(arrow.get(&mut theirs).unwrap(), N);
+    assert_eq!(arrow_decode(&mut *arrow, &bytes, &mut theirs), N);
     parquet_plain::Decoder::<T::T>::try_new(&page, N)
         .unwrap()
         .decode(&mut ours)
@@ -60,8 +59,7 @@ where
                 .unwrap();
         },
         &mut || {
-            arrow.set_data(black_box(bytes.clone()), N).unwrap();
-            arrow.get(&mut theirs).unwrap();
+            arrow_decode(&mut *arrow, black_box(&bytes), &mut theirs);
         },
     );
 }
@@ -79,8 +77,7 @@ fn byte_arrays(bench: &mut Bench, shape: &str, values: &[Vec<u8>]) {
     let mut batch = ByteArrayBatch::with_capacity(N, total);
     let mut theirs = vec![ByteArray::new(); N];
     let mut arrow = arrow_decoder::<ByteArrayType>(PhysicalType::BYTE_ARRAY, -1, Encoding::PLAIN);
-    arrow.set_data(bytes.clone(), N).unwrap();
-    assert_eq!(arrow.get(&mut theirs).unwrap(), N);
+    assert_eq!(arrow_decode(&mut *arrow, &bytes, &mut theirs), N);
     parquet_plain::byte_array::Decoder::try_new(&page, N)
         .unwrap()
         .decode(&mut batch, N)
@@ -93,8 +90,7 @@ fn byte_arrays(bench: &mut Bench, shape: &str, values: &[Vec<u8>]) {
             .eq(values.iter().map(Vec::as_slice))
     );
     let mut theirs_run = || {
-        arrow.set_data(black_box(bytes.clone()), N).unwrap();
-        arrow.get(&mut theirs).unwrap();
+        arrow_decode(&mut *arrow, black_box(&bytes), &mut theirs);
     };
     bench.run(
         &copy,
