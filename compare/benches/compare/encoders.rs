@@ -2,10 +2,11 @@
 //! BYTE_STREAM_SPLIT and dictionary building. Each row first checks that parquet-kit's
 //! output decodes back to the input with arrow-rs's decoder, so both did the same work.
 
-use crate::{Bench, N, arrow_decoder};
+use crate::dictionary::arrow_dictionary;
+use crate::{Bench, N, arrow_decode, arrow_decoder};
 use bytes::Bytes;
 use parquet::basic::{Encoding, Type as PhysicalType};
-use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+use parquet::data_type::{ByteArray, ByteArrayType, DataType, DoubleType, Int64Type};
 use parquet::encodings::encoding::{
     ByteStreamSplitEncoder, DeltaBitPackEncoder, DeltaByteArrayEncoder,
     DeltaLengthByteArrayEncoder, DictEncoder, Encoder, PlainEncoder,
@@ -99,6 +100,26 @@ fn row(
     bench.run(&format!("encode: {name}"), N, output_bytes, ours, theirs);
 }
 
+/// `encoded`, an encoding of `N` values of `physical` type, decoded by arrow-rs.
+fn decoded_by_arrow<T: DataType>(
+    physical: PhysicalType,
+    encoding: Encoding,
+    encoded: &[u8],
+) -> Vec<T::T> {
+    let mut values = vec![T::T::default(); N];
+    let mut decoder = arrow_decoder::<T>(physical, -1, encoding);
+    let page = Bytes::copy_from_slice(encoded);
+    assert_eq!(arrow_decode(&mut *decoder, &page, &mut values), N);
+    values
+}
+
+/// Encodes `values` with an arrow-rs encoder: the arrow-rs side of the rows whose encoder
+/// takes the values as they are.
+fn arrow_encode<T: DataType>(encoder: &mut (impl Encoder<T> + ?Sized), values: &[T::T]) {
+    encoder.put(values).unwrap();
+    black_box(encoder.flush_buffer().unwrap());
+}
+
 fn bit_pack(bench: &mut Bench, values: &[u32]) {
     let name = "bit pack u32, width 10";
     if !bench.wanted(&format!("encode: {name}")) {
@@ -163,6 +184,9 @@ fn plain_i64(bench: &mut Bench, values: &[i64]) {
         return;
     }
     let mut ours = Vec::with_capacity(N * 8);
+    parquet_plain::encode(values, &mut ours);
+    let check = decoded_by_arrow::<Int64Type>(PhysicalType::INT64, Encoding::PLAIN, &ours);
+    assert_eq!(check, values);
     let mut arrow = PlainEncoder::<Int64Type>::new();
     row(
         bench,
@@ -172,10 +196,7 @@ fn plain_i64(bench: &mut Bench, values: &[i64]) {
             ours.clear();
             parquet_plain::encode(black_box(values), &mut ours);
         },
-        &mut || {
-            arrow.put(black_box(values)).unwrap();
-            black_box(arrow.flush_buffer().unwrap());
-        },
+        &mut || arrow_encode(&mut arrow, black_box(values)),
     );
 }
 
@@ -186,11 +207,8 @@ fn delta_i64(bench: &mut Bench, values: &[i64]) {
     }
     let mut ours = Vec::new();
     parquet_delta::binary_packed::encode(values, Params::default(), &mut ours);
-    let mut check = vec![0i64; N];
-    let mut decoder =
-        arrow_decoder::<Int64Type>(PhysicalType::INT64, -1, Encoding::DELTA_BINARY_PACKED);
-    decoder.set_data(Bytes::from(ours.clone()), N).unwrap();
-    assert_eq!(decoder.get(&mut check).unwrap(), N);
+    let check =
+        decoded_by_arrow::<Int64Type>(PhysicalType::INT64, Encoding::DELTA_BINARY_PACKED, &ours);
     assert_eq!(check, values);
     let len = ours.len();
     let mut arrow = DeltaBitPackEncoder::<Int64Type>::new();
@@ -202,10 +220,7 @@ fn delta_i64(bench: &mut Bench, values: &[i64]) {
             ours.clear();
             parquet_delta::binary_packed::encode(black_box(values), Params::default(), &mut ours);
         },
-        &mut || {
-            arrow.put(black_box(values)).unwrap();
-            black_box(arrow.flush_buffer().unwrap());
-        },
+        &mut || arrow_encode(&mut arrow, black_box(values)),
     );
 }
 
@@ -222,10 +237,7 @@ fn byte_arrays(
     let arrow_values: Vec<ByteArray> = values.iter().map(|v| ByteArray::from(v.to_vec())).collect();
     let mut ours = Vec::new();
     encode(values, &mut ours);
-    let mut check = vec![ByteArray::new(); N];
-    let mut decoder = arrow_decoder::<ByteArrayType>(PhysicalType::BYTE_ARRAY, -1, encoding);
-    decoder.set_data(Bytes::from(ours.clone()), N).unwrap();
-    assert_eq!(decoder.get(&mut check).unwrap(), N);
+    let check = decoded_by_arrow::<ByteArrayType>(PhysicalType::BYTE_ARRAY, encoding, &ours);
     assert!(check.iter().map(ByteArray::data).eq(values.iter()));
     let mut arrow: Box<dyn Encoder<ByteArrayType>> = match encoding {
         Encoding::PLAIN => Box::new(PlainEncoder::<ByteArrayType>::new()),
@@ -243,10 +255,7 @@ fn byte_arrays(
             ours.clear();
             encode(black_box(values), &mut ours);
         },
-        &mut || {
-            arrow.put(black_box(&arrow_values)).unwrap();
-            black_box(arrow.flush_buffer().unwrap());
-        },
+        &mut || arrow_encode(&mut *arrow, black_box(arrow_values.as_slice())),
     );
 }
 
@@ -257,11 +266,8 @@ fn byte_stream_split(bench: &mut Bench, values: &[f64]) {
     }
     let mut ours = Vec::with_capacity(N * 8);
     parquet_byte_stream_split::encode(values, &mut ours);
-    let mut check = vec![0f64; N];
-    let mut decoder =
-        arrow_decoder::<DoubleType>(PhysicalType::DOUBLE, -1, Encoding::BYTE_STREAM_SPLIT);
-    decoder.set_data(Bytes::from(ours.clone()), N).unwrap();
-    assert_eq!(decoder.get(&mut check).unwrap(), N);
+    let check =
+        decoded_by_arrow::<DoubleType>(PhysicalType::DOUBLE, Encoding::BYTE_STREAM_SPLIT, &ours);
     assert!(
         check
             .iter()
@@ -277,10 +283,7 @@ fn byte_stream_split(bench: &mut Bench, values: &[f64]) {
             ours.clear();
             parquet_byte_stream_split::encode(black_box(values), &mut ours);
         },
-        &mut || {
-            arrow.put(black_box(values)).unwrap();
-            black_box(arrow.flush_buffer().unwrap());
-        },
+        &mut || arrow_encode(&mut arrow, black_box(values)),
     );
 }
 
@@ -300,19 +303,16 @@ fn dictionary(bench: &mut Bench, values: &[i64]) {
     ));
     let mut indices = Vec::with_capacity(N);
     let mut pages = (Vec::new(), Vec::new());
+    let entries = encode_dictionary(values, &mut indices, &mut pages);
+    let mut check = vec![0i64; N];
+    let mut decoder = arrow_dictionary::<Int64Type>(PhysicalType::INT64, &pages.0, entries);
+    let index_page = Bytes::copy_from_slice(&pages.1);
+    assert_eq!(arrow_decode(&mut decoder, &index_page, &mut check), N);
+    assert_eq!(check, values);
+    let output = pages.0.len() + pages.1.len();
     let mut ours = || {
-        indices.clear();
-        pages.0.clear();
-        pages.1.clear();
-        let mut builder = Builder::<i64>::new(Limits::default());
-        let _ = builder.intern(black_box(values), &mut indices);
-        builder.write_dictionary_page(&mut pages.0);
-        encode_indices(&indices, builder.len(), &mut pages.1);
-        pages.0.len() + pages.1.len()
-    };
-    let output = ours();
-    let mut ours = || {
-        black_box(ours());
+        encode_dictionary(black_box(values), &mut indices, &mut pages);
+        black_box(&pages);
     };
     row(bench, name, output, &mut ours, &mut || {
         let mut arrow = DictEncoder::<Int64Type>::new(descriptor.clone());
@@ -320,4 +320,21 @@ fn dictionary(bench: &mut Bench, values: &[i64]) {
         black_box(arrow.write_dict().unwrap());
         black_box(arrow.write_indices().unwrap());
     });
+}
+
+/// Builds the dictionary of `values`, writes its dictionary page to `pages.0` and the
+/// index page to `pages.1`, and returns its number of entries.
+fn encode_dictionary(
+    values: &[i64],
+    indices: &mut Vec<u32>,
+    pages: &mut (Vec<u8>, Vec<u8>),
+) -> usize {
+    indices.clear();
+    pages.0.clear();
+    pages.1.clear();
+    let mut builder = Builder::<i64>::new(Limits::default());
+    let _ = builder.intern(values, indices);
+    builder.write_dictionary_page(&mut pages.0);
+    encode_indices(indices, builder.len(), &mut pages.1);
+    builder.len()
 }
