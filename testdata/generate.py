@@ -65,5 +65,35 @@ def example():
         subprocess.run([sys.executable, str(ROWS), str(path)], stdout=out, check=True)
 
 
+def pages():
+    """Small pages with a page index, for page skipping: the columns cut their pages at
+    different rows, one column has a page of nulls only, one is a list."""
+    n = 1000
+    table = pa.table(
+        {
+            "id": pa.array(range(n), pa.int64()),
+            "group": pa.array([f"g{i // 100}" for i in range(n)], pa.string()),
+            "maybe": pa.array([None if 200 <= i < 300 else i % 17 for i in range(n)], pa.int32()),
+            "tags": pa.array([[f"t{j}" for j in range(i % 3)] for i in range(n)], pa.list_(pa.string())),
+        }
+    )
+    path = HERE / "pages.parquet"
+    pq.write_table(
+        table,
+        path,
+        row_group_size=500,
+        compression="zstd",
+        use_dictionary=["group"],
+        data_page_size=256,
+        write_batch_size=50,
+        write_statistics=True,
+        write_page_index=True,
+        write_page_checksum=True,
+    )
+    with open(HERE / "pages.jsonl", "w") as out:
+        subprocess.run([sys.executable, str(ROWS), str(path)], stdout=out, check=True)
+
+
 if __name__ == "__main__":
     example()
+    pages()

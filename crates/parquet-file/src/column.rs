@@ -6,7 +6,7 @@ use parquet_dictionary::{
     ByteArrayDictionary, Dictionary, FixedLenByteArrayDictionary, IndexDecoder,
 };
 use parquet_plain::PlainType;
-use parquet_thrift::{Encoding, Type};
+use parquet_thrift::{Encoding, PageLocation, Type};
 
 use crate::error::{Context, Error, Result};
 use crate::page::{DataPage, Levels, Page, PageReader, level_width, levels_error};
@@ -152,7 +152,9 @@ pub struct ColumnChunkReader {
     pages: PageReader,
     column: ColumnDescriptor,
     dictionary: Option<Dict>,
-    first_page: bool,
+    /// Whether the next data page must start a record: the chunk's first, and one found
+    /// through the offset index.
+    starts_record: bool,
 }
 
 impl ColumnChunkReader {
@@ -161,7 +163,7 @@ impl ColumnChunkReader {
             pages,
             column,
             dictionary: None,
-            first_page: true,
+            starts_record: true,
         }
     }
 
@@ -170,9 +172,38 @@ impl ColumnChunkReader {
         &self.column
     }
 
-    /// The page reader underneath, for skipping with the offset index.
+    /// The page reader underneath.
     pub fn pages_mut(&mut self) -> &mut PageReader {
         &mut self.pages
+    }
+
+    /// Skips to a data page found through the offset index: the page at file offset
+    /// `location.offset`, the chunk's `ordinal`th data page. The next
+    /// [`read_page`](Self::read_page) decodes it. The dictionary page is read first
+    /// when it has not been read yet.
+    ///
+    /// # Errors
+    ///
+    /// A dictionary page that does not read, or an offset outside the chunk.
+    pub fn seek_page(&mut self, ordinal: usize, location: &PageLocation) -> Result<()> {
+        if self.pages.dictionary_next()? {
+            match self.pages.next_page()? {
+                Some(Page::Dictionary {
+                    data, num_values, ..
+                }) => self.dictionary = Some(self.read_dictionary(&data, num_values)?),
+                _ => {
+                    return Err(Error::invalid(
+                        "the chunk's first page is not its dictionary",
+                    ));
+                }
+            }
+        }
+        let offset = u64::try_from(location.offset)
+            .map_err(|_| Error::invalid(format!("negative page offset {}", location.offset)))?;
+        self.pages.seek(offset, ordinal)?;
+        // A page the offset index finds starts a record.
+        self.starts_record = true;
+        Ok(())
     }
 
     /// Decodes the next data page and appends its values and levels to `batch`. Returns
@@ -232,19 +263,19 @@ impl ColumnChunkReader {
         decode_levels(&page.rep_levels, c.max_rep_level, n, &mut batch.rep_levels)
             .map_err(|e| levels_error("repetition", &e))?;
         // The chunk starts a record, and so does every v2 page.
-        if (self.first_page || page.is_v2())
+        if (self.starts_record || page.is_v2())
             && batch.rep_levels.get(rep_start).is_some_and(|&l| l != 0)
         {
             return Err(Error::invalid(format!(
                 "the {} does not start at a record boundary: its first repetition level is not 0",
-                if self.first_page {
-                    "column chunk"
+                if self.starts_record {
+                    "column chunk (or page found through the offset index)"
                 } else {
                     "data page v2"
                 }
             )));
         }
-        self.first_page = false;
+        self.starts_record = false;
         let def_start = batch.def_levels.len();
         decode_levels(&page.def_levels, c.max_def_level, n, &mut batch.def_levels)
             .map_err(|e| levels_error("definition", &e))?;

@@ -35,12 +35,23 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Skipping
+//!
+//! A [`Predicate`] skips row groups by their statistics and Bloom filters
+//! ([`Predicate::might_match`]), and pages by the page index
+//! ([`Predicate::row_selection`] gives a [`RowSelection`] for
+//! [`Projection::select_rows`]; the rows then read are the selected ones, and the pages
+//! holding none are not decoded). [`FileReader::offset_index`] and
+//! [`FileReader::column_index`] give the page index itself, and
+//! [`ColumnChunkReader::seek_page`] moves a column reader to a page it names.
+//!
 //! # Errors, panics and memory
 //!
 //! No file makes the reader panic. Errors say where ([`Location`]: row group, column
 //! path, file offset) and what ([`ErrorKind`]). A column chunk is read into memory
 //! whole, and decoded one page at a time; output grows with what a page decodes to, a
-//! step at a time, never with a count from a header alone.
+//! step at a time, never with a count from a header alone. The row API holds the
+//! projected column chunks of one row group at a time, and one decoded page of each.
 #![forbid(unsafe_code)]
 
 mod bloom;
@@ -50,6 +61,7 @@ mod error;
 mod field;
 mod metadata;
 mod page;
+mod page_index;
 mod predicate;
 mod reader;
 mod rows;
@@ -65,6 +77,7 @@ pub use error::{Error, ErrorKind, Location, Result};
 pub use field::Field;
 pub use metadata::{FooterProtection, MAGIC, MAGIC_ENCRYPTED, ParquetMetaData};
 pub use page::{DataPage, Levels, Page, PageReader};
+pub use page_index::{ColumnIndex, PageStatistics, RowSelection};
 pub use predicate::{Literal, Op, Predicate};
 pub use reader::{FileReader, ReadOptions};
 pub use rows::{Projection, Row, RowIter};

@@ -155,6 +155,43 @@ impl PageReader {
         self.base + self.pos as u64
     }
 
+    /// Whether the next page is the chunk's dictionary page.
+    pub(crate) fn dictionary_next(&self) -> Result<bool> {
+        if self.pos != 0 {
+            return Ok(false);
+        }
+        if self.info.cipher.is_some() {
+            // The header cannot be decrypted without knowing which module it is.
+            return Ok(self.info.has_dictionary);
+        }
+        let (header, _) = PageHeader::read_from(&self.data).at_offset(self.base)?;
+        Ok(header.type_ == PageType::DICTIONARY_PAGE)
+    }
+
+    /// Moves to the data page whose header is at file offset `offset`, the `ordinal`th
+    /// data page of the chunk (counting from 0, as the offset index does): the next
+    /// [`next_page`](Self::next_page) reads it. Decryption needs the ordinal.
+    ///
+    /// # Errors
+    ///
+    /// An offset outside the chunk.
+    pub fn seek(&mut self, offset: u64, ordinal: usize) -> Result<()> {
+        let pos = offset
+            .checked_sub(self.base)
+            .and_then(|p| usize::try_from(p).ok())
+            .filter(|&p| p < self.data.len())
+            .ok_or_else(|| {
+                Error::invalid(format!(
+                    "page offset {offset} is outside its column chunk (bytes {}..{})",
+                    self.base,
+                    self.base + self.data.len() as u64
+                ))
+            })?;
+        self.pos = pos;
+        self.data_pages = ordinal;
+        Ok(())
+    }
+
     /// The next page, or `None` at the end of the chunk. Index pages and pages of unknown
     /// types are skipped.
     ///

@@ -5,8 +5,9 @@ use std::cmp::Ordering;
 
 use parquet_thrift::Type;
 
-use crate::error::{Error, Result};
+use crate::error::{Context, Error, Result};
 use crate::field::Field;
+use crate::page_index::{PageStatistics, RowSelection, page_rows};
 use crate::reader::FileReader;
 use crate::rows::Row;
 use crate::schema::{ColumnDescriptor, LogicalType, Schema};
@@ -382,6 +383,92 @@ impl Predicate {
             }
         })
     }
+
+    /// The rows of row group `row_group` that might match, judging by the page index:
+    /// the rows of the pages whose statistics do not rule a match out (every row where
+    /// the columns have no page index). Read with
+    /// [`Projection::select_rows`](crate::Projection::select_rows), the reader then skips
+    /// the other pages; the rows read must still be tested with
+    /// [`matches`](Self::matches).
+    ///
+    /// # Errors
+    ///
+    /// A page index that cannot be read, or column and offset indexes that disagree on
+    /// the number of pages.
+    pub fn row_selection<S: Source>(
+        &self,
+        reader: &FileReader<S>,
+        row_group: usize,
+    ) -> Result<RowSelection> {
+        Ok(match self {
+            Self::And(a, b) => a
+                .row_selection(reader, row_group)?
+                .intersect(&b.row_selection(reader, row_group)?),
+            Self::Or(a, b) => a
+                .row_selection(reader, row_group)?
+                .union(&b.row_selection(reader, row_group)?),
+            Self::Not(_) => RowSelection::all(group_rows(reader, row_group)),
+            Self::IsNull { path, negated } => {
+                pages_where(reader, row_group, path, |page| match negated {
+                    false => page.statistics.null_count != Some(0),
+                    true => !page.null_page,
+                })?
+            }
+            Self::Compare { path, op, literal } => pages_where(reader, row_group, path, |page| {
+                !page.null_page
+                    && range_might_hold(
+                        page.statistics.min.as_ref(),
+                        page.statistics.max.as_ref(),
+                        *op,
+                        literal,
+                    )
+            })?,
+        })
+    }
+}
+
+fn group_rows<S: Source>(reader: &FileReader<S>, row_group: usize) -> u64 {
+    u64::try_from(reader.metadata().row_groups()[row_group].num_rows).unwrap_or(0)
+}
+
+/// The rows of the pages of the column at `path` that `keep` keeps (every row when the
+/// column is repeated or has no page index).
+fn pages_where<S: Source>(
+    reader: &FileReader<S>,
+    row_group: usize,
+    path: &str,
+    keep: impl Fn(&PageStatistics) -> bool,
+) -> Result<RowSelection> {
+    let rows = group_rows(reader, row_group);
+    let all = RowSelection::all(rows);
+    let Some(column) = reader.schema().column_index(path) else {
+        return Ok(all);
+    };
+    // A page of a repeated column holds parts of records, not whole fields.
+    if reader.schema().column(column).max_rep_level > 0 {
+        return Ok(all);
+    }
+    let Some(pages) = reader.column_index(row_group, column)? else {
+        return Ok(all);
+    };
+    let Some(offsets) = reader.offset_index(row_group, column)? else {
+        return Ok(all);
+    };
+    if pages.pages.len() != offsets.page_locations.len() {
+        return Err(Error::invalid(format!(
+            "the column index has {} pages, the offset index {}",
+            pages.pages.len(),
+            offsets.page_locations.len()
+        )))
+        .in_row_group(row_group)
+        .in_column(path);
+    }
+    Ok(RowSelection::from_ranges(
+        page_rows(&offsets, rows)
+            .zip(&pages.pages)
+            .filter(|(_, page)| keep(page))
+            .map(|(range, _)| range),
+    ))
 }
 
 fn lookup<'r>(row: &'r Row, path: &str) -> Option<&'r Field> {

@@ -1,11 +1,15 @@
 //! The row API: leaf columns' levels assembled into records (Dremel), with the
 //! backward-compatibility rules of the logical types spec for LIST and MAP.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
+
+use parquet_thrift::PageLocation;
 
 use crate::column::{ColumnBatch, ColumnChunkReader};
 use crate::error::{Context, Error, Result};
 use crate::field::{Converter, Field};
+use crate::page_index::RowSelection;
 use crate::reader::FileReader;
 use crate::schema::{LogicalType, NodeKind, Repetition, Schema};
 use crate::source::Source;
@@ -15,6 +19,7 @@ use crate::source::Source;
 pub struct Projection {
     columns: Option<Vec<String>>,
     row_groups: Option<Vec<usize>>,
+    selections: BTreeMap<usize, RowSelection>,
 }
 
 impl Projection {
@@ -39,6 +44,15 @@ impl Projection {
     #[must_use]
     pub fn row_groups(mut self, row_groups: impl IntoIterator<Item = usize>) -> Self {
         self.row_groups = Some(row_groups.into_iter().collect());
+        self
+    }
+
+    /// Within row group `row_group`, only the rows of `rows`. Where a column chunk has
+    /// an offset index, the pages without a selected row are neither read nor decoded;
+    /// elsewhere the rows are decoded and dropped.
+    #[must_use]
+    pub fn select_rows(mut self, row_group: usize, rows: RowSelection) -> Self {
+        self.selections.insert(row_group, rows);
         self
     }
 
@@ -108,6 +122,13 @@ struct Leaf {
     /// The next value of `batch`.
     value: usize,
     done: bool,
+    /// The row (within the row group) that starts at `pos`, when `pos` is on a record's
+    /// first entry.
+    row: u64,
+    /// The ordinal of the next data page `reader` reads.
+    next_page: usize,
+    /// The chunk's page locations, when rows are selected and it has an offset index.
+    pages: Option<Vec<PageLocation>>,
 }
 
 impl Leaf {
@@ -123,9 +144,42 @@ impl Leaf {
             self.value = 0;
             if self.reader.read_page(&mut self.batch)?.is_none() {
                 self.done = true;
+            } else {
+                self.next_page += 1;
             }
         }
         Ok(true)
+    }
+
+    /// Moves to the first entry of row `target`, at or after the current row: skipping
+    /// the pages before it through the offset index, then the records before it.
+    fn seek_row(&mut self, target: u64) -> Result<()> {
+        if self.row >= target {
+            return Ok(());
+        }
+        if let Some(pages) = &self.pages {
+            let p = pages
+                .partition_point(|l| l.first_row_index.cast_unsigned() <= target)
+                .saturating_sub(1);
+            if p >= self.next_page {
+                self.reader.seek_page(p, &pages[p])?;
+                self.row = pages[p].first_row_index.cast_unsigned();
+                self.next_page = p;
+                self.batch.clear();
+                self.pos = 0;
+                self.value = 0;
+                self.done = false;
+            }
+        }
+        while self.row < target {
+            // A record: its first entry, then every entry that repeats into it.
+            self.skip()?;
+            while self.pos < self.batch.num_levels && self.rep() != 0 {
+                self.skip()?;
+            }
+            self.row += 1;
+        }
+        Ok(())
     }
 
     fn def(&self) -> u16 {
@@ -442,9 +496,14 @@ pub struct RowIter<'r, S> {
     row_groups: Vec<usize>,
     next_row_group: usize,
     leaves: Vec<Leaf>,
+    selections: BTreeMap<usize, RowSelection>,
     /// Rows left in the current row group.
     remaining: u64,
     row_group: usize,
+    /// The rows of the current row group to read, when not all of them.
+    selection: Option<RowSelection>,
+    /// The next row of the current row group.
+    row: u64,
     failed: bool,
 }
 
@@ -495,17 +554,35 @@ impl<'r, S: Source> RowIter<'r, S> {
             row_groups,
             next_row_group: 0,
             leaves: Vec::new(),
+            selections: projection.selections,
             remaining: 0,
             row_group: 0,
+            selection: None,
+            row: 0,
             failed: false,
         })
     }
 
     fn start_row_group(&mut self, row_group: usize) -> Result<()> {
         let schema = self.reader.schema();
+        let rows =
+            u64::try_from(self.reader.metadata().row_groups()[row_group].num_rows).unwrap_or(0);
+        let all = RowSelection::all(rows);
+        self.selection = self
+            .selections
+            .get(&row_group)
+            .map(|s| s.intersect(&all))
+            .filter(|s| *s != all);
         self.leaves.clear();
         for &c in &self.columns {
             let descriptor = schema.column(c);
+            let pages = match self.selection {
+                Some(_) => self
+                    .reader
+                    .offset_index(row_group, c)?
+                    .map(|index| index.page_locations),
+                None => None,
+            };
             self.leaves.push(Leaf {
                 reader: self.reader.column_chunk(row_group, c)?,
                 batch: ColumnBatch::new(descriptor)?,
@@ -515,16 +592,24 @@ impl<'r, S: Source> RowIter<'r, S> {
                 pos: 0,
                 value: 0,
                 done: false,
+                row: 0,
+                next_page: 0,
+                pages,
             });
         }
-        for leaf in &mut self.leaves {
-            leaf.ensure()
-                .in_row_group(row_group)
-                .in_column(&leaf.reader.column().name)?;
+        if self.selection.is_none() {
+            for leaf in &mut self.leaves {
+                leaf.ensure()
+                    .in_row_group(row_group)
+                    .in_column(&leaf.reader.column().name)?;
+            }
         }
-        let rows = self.reader.metadata().row_groups()[row_group].num_rows;
-        self.remaining = u64::try_from(rows).unwrap_or(0);
+        self.remaining = self
+            .selection
+            .as_ref()
+            .map_or(rows, RowSelection::row_count);
         self.row_group = row_group;
+        self.row = 0;
         Ok(())
     }
 
@@ -544,7 +629,10 @@ impl<'r, S: Source> RowIter<'r, S> {
     fn next_row(&mut self) -> Result<Option<Row>> {
         while self.remaining == 0 {
             if !self.leaves.is_empty() {
-                self.finish_row_group().in_row_group(self.row_group)?;
+                // With rows selected, the leaves may stop before their chunks' ends.
+                if self.selection.is_none() {
+                    self.finish_row_group().in_row_group(self.row_group)?;
+                }
                 self.leaves.clear();
             }
             let Some(&row_group) = self.row_groups.get(self.next_row_group) else {
@@ -554,6 +642,16 @@ impl<'r, S: Source> RowIter<'r, S> {
             self.start_row_group(row_group).in_row_group(row_group)?;
         }
         self.remaining -= 1;
+        if let Some(selection) = &self.selection {
+            // `remaining` counts the selected rows from `row` on: there is a next one.
+            let target = selection.next_selected(self.row).unwrap_or(self.row);
+            for leaf in &mut self.leaves {
+                leaf.seek_row(target)
+                    .in_row_group(self.row_group)
+                    .in_column(&leaf.reader.column().name)?;
+            }
+            self.row = target;
+        }
         let mut fields = Vec::with_capacity(self.plan.len());
         for (name, node) in &self.plan {
             let field = node.read(&mut self.leaves).in_row_group(self.row_group)?;
@@ -568,6 +666,10 @@ impl<'r, S: Source> RowIter<'r, S> {
                 .in_row_group(self.row_group)
                 .in_column(&leaf.reader.column().name);
             }
+        }
+        self.row += 1;
+        for leaf in &mut self.leaves {
+            leaf.row += 1;
         }
         Ok(Some(Row { fields }))
     }

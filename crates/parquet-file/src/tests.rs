@@ -1,6 +1,8 @@
 //! Unit tests of the reader's parts, and of whole reads of the sample file: every
 //! truncation and many bit flips of it give an error or rows, never a panic.
 
+#![allow(clippy::single_range_in_vec_init)] // Row selections of one range.
+
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -15,7 +17,7 @@ use crate::predicate::{Literal, Predicate};
 use crate::rows::Row;
 use crate::schema::{LogicalType, MAX_DEPTH, Schema};
 use crate::statistics::ColumnStatistics;
-use crate::{FileReader, ReadOptions};
+use crate::{FileReader, Projection, ReadOptions, RowSelection};
 
 fn group(name: &'static str, rep: FieldRepetitionType, children: i32) -> SchemaElement<'static> {
     SchemaElement {
@@ -287,6 +289,8 @@ fn read_everything(bytes: Bytes) -> crate::Result<usize> {
     for g in 0..reader.num_row_groups() {
         for c in 0..reader.schema().columns().len() {
             reader.bloom_filter(g, c)?;
+            reader.offset_index(g, c)?;
+            reader.column_index(g, c)?;
         }
     }
     let mut rows = 0;
@@ -320,5 +324,157 @@ fn bit_flips_never_panic() {
         let mut bytes = EXAMPLE.to_vec();
         bytes[at] ^= 1 << (at % 8);
         let _ = read_everything(Bytes::from(bytes));
+    }
+}
+
+const PAGES: &[u8] = include_bytes!("../../../testdata/pages.parquet");
+
+fn all_rows(reader: &FileReader<Bytes>) -> Vec<Row> {
+    reader.rows().unwrap().map(Result::unwrap).collect()
+}
+
+#[test]
+fn page_index_decodes() {
+    let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
+    let offsets = reader.offset_index(1, 0).unwrap().unwrap();
+    let firsts: Vec<i64> = offsets
+        .page_locations
+        .iter()
+        .map(|l| l.first_row_index)
+        .collect();
+    assert_eq!(firsts, (0..10).map(|i| i * 50).collect::<Vec<_>>());
+    let stats = reader.column_index(1, 0).unwrap().unwrap();
+    assert_eq!(
+        stats.boundary_order,
+        parquet_thrift::BoundaryOrder::ASCENDING
+    );
+    assert_eq!(stats.pages.len(), 10);
+    let page = &stats.pages[4].statistics;
+    assert_eq!(
+        (page.min.clone(), page.max.clone(), page.null_count),
+        (Some(Field::Int(700)), Some(Field::Int(749)), Some(0))
+    );
+    // "maybe" has 100 nulls in its third page of row group 0.
+    let maybe = reader.column_index(0, 2).unwrap().unwrap();
+    assert_eq!(maybe.pages[2].statistics.null_count, Some(100));
+    assert!(!maybe.pages[2].null_page);
+}
+
+#[test]
+fn row_selections_read_the_same_rows_as_a_full_read() {
+    let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
+    let all = all_rows(&reader);
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    for _ in 0..200 {
+        // A few ranges per row group, sometimes none.
+        let mut projection = Projection::all();
+        let mut expected = Vec::new();
+        for g in 0..2_u64 {
+            let ranges: Vec<_> = (0..next(4))
+                .map(|_| {
+                    let start = next(500);
+                    start..(start + 1 + next(120)).min(500)
+                })
+                .collect();
+            let selection = RowSelection::from_ranges(ranges);
+            for r in selection.ranges() {
+                let base = usize::try_from(g * 500).unwrap();
+                let range = usize::try_from(r.start).unwrap()..usize::try_from(r.end).unwrap();
+                expected.extend_from_slice(&all[base + range.start..base + range.end]);
+            }
+            projection = projection.select_rows(usize::try_from(g).unwrap(), selection);
+        }
+        let got: Vec<Row> = reader
+            .rows_with(projection)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(got, expected);
+    }
+}
+
+#[test]
+fn selected_rows_skip_the_other_pages() {
+    // Break the first data page of "id" in row group 1: a full read fails on its
+    // checksum, a read of rows beyond it never touches it.
+    let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
+    let page = &reader.offset_index(1, 0).unwrap().unwrap().page_locations[0];
+    let mut bytes = PAGES.to_vec();
+    let at = usize::try_from(page.offset + i64::from(page.compressed_page_size) - 1).unwrap();
+    bytes[at] ^= 0xff;
+    let broken = FileReader::open(Bytes::from(bytes)).unwrap();
+    let error = broken.rows().unwrap().find_map(Result::err).unwrap();
+    assert!(error.to_string().contains("checksum"), "{error}");
+
+    let predicate = Predicate::parse("id >= 720 and id < 730").unwrap();
+    assert!(!predicate.might_match(&broken, 0).unwrap());
+    let selection = predicate.row_selection(&broken, 1).unwrap();
+    assert_eq!(selection.ranges(), &[200..250]);
+    let projection = Projection::all().row_groups([1]).select_rows(1, selection);
+    let rows: Vec<Row> = broken
+        .rows_with(projection)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows, all_rows(&reader)[700..750]);
+    let matching = rows.iter().filter(|r| predicate.matches(r)).count();
+    assert_eq!(matching, 10);
+}
+
+#[test]
+fn row_selections_combine() {
+    let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
+    let selection = |text: &str, g: usize| {
+        Predicate::parse(text)
+            .unwrap()
+            .row_selection(&reader, g)
+            .unwrap()
+    };
+    assert_eq!(
+        selection("id < 60 or id >= 480", 0).ranges(),
+        &[0..100, 450..500]
+    );
+    assert_eq!(selection("id < 60 and id >= 40", 0).ranges(), &[0..100]);
+    assert_eq!(selection("not id < 60", 0).ranges(), &[0..500]);
+    assert_eq!(selection("maybe is null", 0).ranges(), &[200..400]);
+    assert!(selection("id > 1000", 1).is_empty());
+    // A repeated column, and a column with no index here, select everything.
+    assert_eq!(
+        selection("tags.list.element = \"t9\"", 0).ranges(),
+        &[0..500]
+    );
+}
+
+#[test]
+fn page_index_bit_flips_never_panic() {
+    // Every byte of the indexes and the footer, every seventh of the pages (whose
+    // flips the checksums mostly catch).
+    let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
+    let first_index = reader.metadata().row_groups()[0].columns[0]
+        .column_index_offset
+        .unwrap();
+    let first_index = usize::try_from(first_index).unwrap();
+    let predicate = Predicate::parse("id >= 120 and maybe is null or group = \"g7\"").unwrap();
+    for at in (0..first_index).step_by(7).chain(first_index..PAGES.len()) {
+        let mut bytes = PAGES.to_vec();
+        bytes[at] ^= 1 << (at % 8);
+        let Ok(reader) = FileReader::open(Bytes::from(bytes)) else {
+            continue;
+        };
+        let mut projection = Projection::all();
+        for g in 0..reader.num_row_groups() {
+            if let Ok(selection) = predicate.row_selection(&reader, g) {
+                projection = projection.select_rows(g, selection);
+            }
+        }
+        if let Ok(rows) = reader.rows_with(projection) {
+            rows.for_each(drop);
+        }
     }
 }

@@ -3,13 +3,18 @@
 //! `bad_data` gives its error. Run with `cargo xtask corpus`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test helpers outside `#[test]` fns.
-#![allow(clippy::cast_possible_wrap, clippy::cast_precision_loss)] // Row numbers below 100.
+#![allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    clippy::cast_possible_truncation
+)] // Row numbers of small files.
 
 use std::fs::File;
 use std::path::PathBuf;
 
 use parquet_file::{
-    DecryptionOptions, ErrorKind, Field, FileReader, FooterProtection, Key, KeyMap, ReadOptions,
+    DecryptionOptions, ErrorKind, Field, FileReader, FooterProtection, Key, KeyMap, Projection,
+    ReadOptions, RowSelection,
 };
 
 fn corpus(relative: &str) -> PathBuf {
@@ -36,6 +41,14 @@ fn read_all(
     options: ReadOptions,
 ) -> Result<Vec<parquet_file::Row>, parquet_file::Error> {
     let reader = FileReader::with_options(File::open(path).unwrap(), options)?;
+    for g in 0..reader.num_row_groups() {
+        for c in 0..reader.schema().columns().len() {
+            let offsets = reader.offset_index(g, c)?;
+            if let (Some(o), Some(s)) = (offsets, reader.column_index(g, c)?) {
+                assert_eq!(o.page_locations.len(), s.pages.len(), "{}", path.display());
+            }
+        }
+    }
     let rows = reader.rows()?.collect::<Result<Vec<_>, _>>()?;
     // Not the footer's `num_rows`: parquet-rs 0.3 wrote 0 there.
     let expected: i64 = reader
@@ -75,6 +88,49 @@ fn every_data_file_reads() {
             }
         }
     }
+}
+
+#[test]
+#[ignore = "needs ../shared/corpus: run `cargo xtask corpus`"]
+fn row_selections_read_the_rows_of_a_full_read() {
+    // Every third run of 7 rows, in every row group of every readable file: through
+    // the offset index where the file has one.
+    let mut with_index = 0;
+    for path in files("data", ".parquet") {
+        let name = path.file_name().unwrap().to_str().unwrap();
+        if BROKEN_DATA.iter().any(|(n, _)| *n == name) {
+            continue;
+        }
+        let reader = FileReader::open(File::open(&path).unwrap()).unwrap();
+        let all: Vec<_> = reader.rows().unwrap().map(Result::unwrap).collect();
+        let mut projection = Projection::all();
+        let mut expected = Vec::new();
+        let mut base = 0;
+        for g in 0..reader.num_row_groups() {
+            let rows = u64::try_from(reader.metadata().row_groups()[g].num_rows).unwrap();
+            let selection = RowSelection::from_ranges((0..rows).step_by(21).map(|s| s + 5..s + 12));
+            let selection = selection.intersect(&RowSelection::all(rows));
+            for r in selection.ranges() {
+                expected.extend_from_slice(&all[base + r.start as usize..base + r.end as usize]);
+            }
+            base += rows as usize;
+            projection = projection.select_rows(g, selection);
+            if reader.offset_index(g, 0).unwrap().is_some() {
+                with_index += 1;
+            }
+        }
+        let got: Vec<_> = reader
+            .rows_with(projection)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Compared as text: NaN is not equal to itself.
+        assert_eq!(format!("{got:?}"), format!("{expected:?}"), "{name}");
+    }
+    assert!(
+        with_index > 10,
+        "{with_index} row groups with an offset index"
+    );
 }
 
 #[test]
@@ -179,7 +235,7 @@ fn encryption_failures_are_errors() {
         FooterProtection::SignatureNotVerified
     );
     let rows = reader
-        .rows_with(parquet_file::Projection::all().columns(["boolean_field"]))
+        .rows_with(Projection::all().columns(["boolean_field"]))
         .unwrap()
         .collect::<Result<Vec<_>, _>>()
         .unwrap();

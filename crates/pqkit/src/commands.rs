@@ -294,14 +294,55 @@ pub(crate) fn pages(
                 };
                 writeln!(out, "  {line}")?;
             }
-            let meta = reader.metadata().row_groups()[g].columns[c].clone();
-            if let (Some(o), Some(l)) = (meta.column_index_offset, meta.column_index_length) {
-                writeln!(out, "  column index at {o}, {l} bytes")?;
+            page_index(reader, g, c, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The offset and column indexes of a chunk, one line per page.
+fn page_index(reader: &Reader, g: usize, c: usize, out: &mut impl Write) -> Result<(), Failure> {
+    let offsets = reader.offset_index(g, c)?;
+    let stats = reader.column_index(g, c)?;
+    let pages = match (&offsets, &stats) {
+        (None, None) => return Ok(()),
+        (Some(o), _) => o.page_locations.len(),
+        (None, Some(s)) => s.pages.len(),
+    };
+    let order = stats.as_ref().map_or("-", |s| {
+        s.boundary_order.name().unwrap_or("unknown boundary order")
+    });
+    writeln!(
+        out,
+        "  page index: offset index {}, column index {} ({order})",
+        if offsets.is_some() { "yes" } else { "no" },
+        if stats.is_some() { "yes" } else { "no" },
+    )?;
+    for i in 0..pages {
+        let mut line = format!("    page {i}:");
+        if let Some(l) = offsets.as_ref().and_then(|o| o.page_locations.get(i)) {
+            let _ = write!(
+                line,
+                " at {} size={} first_row={}",
+                l.offset, l.compressed_page_size, l.first_row_index
+            );
+        }
+        if let Some(p) = stats.as_ref().and_then(|s| s.pages.get(i)) {
+            if p.null_page {
+                line.push_str(" null page");
+            } else {
+                let _ = write!(
+                    line,
+                    " min={} max={}",
+                    stat_text(p.statistics.min.as_ref()),
+                    stat_text(p.statistics.max.as_ref())
+                );
             }
-            if let (Some(o), Some(l)) = (meta.offset_index_offset, meta.offset_index_length) {
-                writeln!(out, "  offset index at {o}, {l} bytes")?;
+            if let Some(n) = p.statistics.null_count {
+                let _ = write!(line, " nulls={n}");
             }
         }
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
@@ -330,8 +371,13 @@ pub(crate) fn cat(
         f.check(reader.schema())?;
         let mut groups = Vec::new();
         for g in 0..reader.num_row_groups() {
-            if f.might_match(reader, g)? {
+            if !f.might_match(reader, g)? {
+                continue;
+            }
+            let rows = f.row_selection(reader, g)?;
+            if !rows.is_empty() {
                 groups.push(g);
+                projection = projection.select_rows(g, rows);
             }
         }
         projection = projection.row_groups(groups);

@@ -107,7 +107,49 @@ fn verify_schema_meta_pages() {
     let text = stdout(&output);
     assert!(text.contains("row group 1, column id:"), "{text}");
     assert!(text.contains("crc="), "{text}");
-    assert!(text.contains("offset index at"), "{text}");
+    assert!(
+        text.contains("page index: offset index yes, column index yes (ASCENDING)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(" first_row=0 min=25 max=39 nulls=0"),
+        "{text}"
+    );
+}
+
+#[test]
+fn pages_and_where_use_the_page_index() {
+    let file = testdata("pages.parquet");
+    let file = file.to_str().unwrap();
+    let output = pqkit(&["pages", file, "--column", "id"]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("page 4: at 3876 size=166 first_row=200 min=700 max=749 nulls=0"),
+        "{text}"
+    );
+    let output = pqkit(&["cat", file]);
+    assert_eq!(
+        stdout(&output),
+        std::fs::read_to_string(testdata("pages.jsonl")).unwrap()
+    );
+    // Through the page index, and equal to filtering every row.
+    let output = pqkit(&[
+        "cat",
+        file,
+        "--where",
+        "id >= 720 and id < 723 or maybe is null and id < 203",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let ids = ["720", "721", "722", "200", "201", "202"];
+    let expected: Vec<&str> = include_str!("../../../testdata/pages.jsonl")
+        .lines()
+        .filter(|l| {
+            ids.iter()
+                .any(|id| l.starts_with(&format!("{{\"id\":{id},")))
+        })
+        .collect();
+    let text = stdout(&output);
+    assert_eq!(text.lines().collect::<Vec<_>>(), expected);
 }
 
 #[test]
