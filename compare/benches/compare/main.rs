@@ -12,6 +12,7 @@ mod crypto;
 mod delta;
 mod dictionary;
 mod encoders;
+mod file_read;
 mod footer;
 mod plain;
 mod rle;
@@ -103,5 +104,6 @@ fn main() {
     footer::run(&mut bench);
     compress::run(&mut bench);
     crypto::run(&mut bench);
+    file_read::run(&mut bench);
     println!("{}", table(&bench.rows));
 }
