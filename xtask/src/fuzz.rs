@@ -87,6 +87,10 @@ pub(crate) fn run(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// Targets seeded from a directory of the repository: the file reader starts from the
+/// sample files of `testdata/`, rather than from nothing.
+const SHARED_SEEDS: &[(&str, &str)] = &[("file_reader", "testdata")];
+
 /// Runs one target for `seconds`, its output in `logs/<target>.log`; prints a line, and
 /// the log's tail when it fails. Returns whether it passed.
 fn run_target(
@@ -102,6 +106,13 @@ fn run_target(
     let seeds = fuzz_dir.join("seeds").join(target);
     if seeds.is_dir() {
         command.arg(&seeds);
+    }
+    // Read-only seed directories of the project's own files (libFuzzer adds new inputs to
+    // the first directory only).
+    for (t, dir) in SHARED_SEEDS {
+        if *t == target {
+            command.arg(fuzz_dir.join("..").join(dir));
+        }
     }
     command.args([
         "--",
