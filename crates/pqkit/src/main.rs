@@ -7,7 +7,7 @@ mod commands;
 mod format;
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -126,6 +126,16 @@ pub(crate) enum Failure {
     Closed,
 }
 
+impl Failure {
+    /// Names the file a file failure is about.
+    fn in_file(self, path: &Path) -> Self {
+        match self {
+            Self::File(m) => Self::File(format!("{}: {m}", path.display())),
+            other => other,
+        }
+    }
+}
+
 impl From<parquet_file::Error> for Failure {
     fn from(e: parquet_file::Error) -> Self {
         match e.kind() {
@@ -191,12 +201,23 @@ impl KeyArgs {
 
 fn open(path: &PathBuf, keys: &KeyArgs) -> Result<commands::Reader, Failure> {
     let options = keys.options()?;
-    let file = std::fs::File::open(path)
-        .map_err(|e| Failure::File(format!("cannot open {}: {e}", path.display())))?;
+    let file = std::fs::File::open(path).map_err(|e| Failure::File(format!("cannot open: {e}")))?;
     Ok(parquet_file::FileReader::with_options(file, options)?)
 }
 
 fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
+    let path = match &cli.command {
+        Command::Schema { file, .. }
+        | Command::Meta { file, .. }
+        | Command::Pages { file, .. }
+        | Command::Cat { file, .. }
+        | Command::Bloom { file, .. }
+        | Command::Verify { file, .. } => file.clone(),
+    };
+    run_command(cli, out).map_err(|f| f.in_file(&path))
+}
+
+fn run_command(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
     match cli.command {
         Command::Schema { file, keys } => commands::schema(&open(&file, &keys)?, out),
         Command::Meta { file, json, keys } => commands::meta(&open(&file, &keys)?, json, out),

@@ -191,12 +191,15 @@ fn exit_status_and_messages() {
         let output = pqkit(&["verify", path.to_str().unwrap()]);
         assert_eq!(output.status.code(), Some(1), "{name}");
         let message = stderr(&output);
+        // The file, then where in it.
         assert!(
-            message.starts_with("pqkit: ") && message.lines().count() == 1,
+            message.starts_with(&format!("pqkit: {}: ", path.display()))
+                && message.lines().count() == 1,
             "{name}: {message}"
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
     let output = pqkit(&["cat", "/nonexistent/file.parquet"]);
     assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).starts_with("pqkit: /nonexistent/file.parquet: cannot open: "));
 }
