@@ -41,9 +41,11 @@
 //! ([`Predicate::might_match`]), and pages by the page index
 //! ([`Predicate::row_selection`] gives a [`RowSelection`] for
 //! [`Projection::select_rows`]; the rows then read are the selected ones, and the pages
-//! holding none are not decoded). [`FileReader::offset_index`] and
-//! [`FileReader::column_index`] give the page index itself, and
-//! [`ColumnChunkReader::seek_page`] moves a column reader to a page it names.
+//! holding none are neither read from the source nor decoded).
+//! [`FileReader::offset_index`] and [`FileReader::column_index`] give the page index
+//! itself; [`FileReader::column_chunk_rows`] reads only the pages of a column chunk that
+//! hold given rows, and [`ColumnChunkReader::seek_page`] moves a column reader to a page
+//! the offset index names.
 //!
 //! # Errors, panics and memory
 //!
@@ -51,7 +53,8 @@
 //! path, file offset) and what ([`ErrorKind`]). A column chunk is read into memory
 //! whole, and decoded one page at a time; output grows with what a page decodes to, a
 //! step at a time, never with a count from a header alone. The row API holds the
-//! projected column chunks of one row group at a time, and one decoded page of each.
+//! projected column chunks of one row group at a time (with a row selection, only their
+//! pages holding selected rows), and one decoded page of each.
 #![forbid(unsafe_code)]
 
 mod bloom;

@@ -107,11 +107,20 @@ pub(crate) fn codec(codec: CompressionCodec) -> Result<Codec> {
     Ok(Codec::from_parquet(codec.0)?)
 }
 
-/// Reads the pages of one column chunk, held whole in memory, one at a time.
+/// Reads the pages of one column chunk, held in memory, one at a time.
+///
+/// The chunk is held whole, or (for a row selection, see
+/// [`FileReader::column_chunk_rows`](crate::FileReader::column_chunk_rows)) in parts: what
+/// precedes its first data page, and the pages holding selected rows. Reading stops at
+/// the end of a part; [`seek`](Self::seek) moves to another.
 pub struct PageReader {
+    /// The parts of the chunk read, by file offset, none adjacent to another.
+    parts: Vec<(u64, Bytes)>,
+    /// The part being read, and the file offset of its first byte.
     data: Bytes,
-    /// The file offset of `data[0]`.
     base: u64,
+    /// The file offset of the chunk's first byte.
+    start: u64,
     pos: usize,
     info: ChunkInfo,
     values_read: u64,
@@ -124,9 +133,9 @@ pub struct PageReader {
 impl std::fmt::Debug for PageReader {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PageReader")
-            .field("base", &self.base)
-            .field("pos", &self.pos)
-            .field("len", &self.data.len())
+            .field("start", &self.start)
+            .field("offset", &self.offset())
+            .field("parts", &self.parts.len())
             .finish_non_exhaustive()
     }
 }
@@ -137,9 +146,17 @@ fn size(value: i32, what: &str) -> Result<usize> {
 
 impl PageReader {
     pub(crate) fn new(data: Bytes, base: u64, info: ChunkInfo) -> Self {
+        Self::with_parts(vec![(base, data)], base, info)
+    }
+
+    /// A reader of the parts of a chunk that starts at file offset `start`.
+    pub(crate) fn with_parts(parts: Vec<(u64, Bytes)>, start: u64, info: ChunkInfo) -> Self {
+        let (base, data) = parts.first().cloned().unwrap_or((start, Bytes::new()));
         Self {
+            parts,
             data,
             base,
+            start,
             pos: 0,
             info,
             values_read: 0,
@@ -155,16 +172,21 @@ impl PageReader {
         self.base + self.pos as u64
     }
 
+    /// Whether the next page is the chunk's first.
+    fn at_start(&self) -> bool {
+        self.offset() == self.start
+    }
+
     /// Whether the next page is the chunk's dictionary page.
     pub(crate) fn dictionary_next(&self) -> Result<bool> {
-        if self.pos != 0 {
+        if !self.at_start() || self.pos >= self.data.len() {
             return Ok(false);
         }
         if self.info.cipher.is_some() {
             // The header cannot be decrypted without knowing which module it is.
             return Ok(self.info.has_dictionary);
         }
-        let (header, _) = PageHeader::read_from(&self.data).at_offset(self.base)?;
+        let (header, _) = PageHeader::read_from(&self.data[self.pos..]).at_offset(self.start)?;
         Ok(header.type_ == PageType::DICTIONARY_PAGE)
     }
 
@@ -174,26 +196,26 @@ impl PageReader {
     ///
     /// # Errors
     ///
-    /// An offset outside the chunk.
+    /// An offset outside the parts of the chunk read.
     pub fn seek(&mut self, offset: u64, ordinal: usize) -> Result<()> {
-        let pos = offset
-            .checked_sub(self.base)
-            .and_then(|p| usize::try_from(p).ok())
-            .filter(|&p| p < self.data.len())
-            .ok_or_else(|| {
-                Error::invalid(format!(
-                    "page offset {offset} is outside its column chunk (bytes {}..{})",
-                    self.base,
-                    self.base + self.data.len() as u64
-                ))
-            })?;
+        let found = self.parts.iter().find_map(|(base, data)| {
+            let pos = usize::try_from(offset.checked_sub(*base)?).ok()?;
+            (pos < data.len()).then(|| (*base, data.clone(), pos))
+        });
+        let Some((base, data, pos)) = found else {
+            return Err(Error::invalid(format!(
+                "page offset {offset} is outside the column chunk's bytes read"
+            )));
+        };
+        self.base = base;
+        self.data = data;
         self.pos = pos;
         self.data_pages = ordinal;
         Ok(())
     }
 
-    /// The next page, or `None` at the end of the chunk. Index pages and pages of unknown
-    /// types are skipped.
+    /// The next page, or `None` at the end of the chunk (or of the run of pages read, for
+    /// a chunk read in parts). Index pages and pages of unknown types are skipped.
     ///
     /// # Errors
     ///
@@ -292,7 +314,7 @@ impl PageReader {
             return Ok((header.into_owned(), len));
         };
         // A dictionary page, when the chunk has one, is its first page.
-        let module = if self.pos == 0 && self.info.has_dictionary {
+        let module = if self.at_start() && self.info.has_dictionary {
             Module::DictionaryPageHeader {
                 row_group: self.info.row_group_ordinal,
                 column: self.info.column_ordinal,

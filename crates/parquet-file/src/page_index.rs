@@ -200,7 +200,7 @@ impl IndexKind {
 
 /// Checks the page locations of an offset index against its chunk's byte range and its
 /// row group's number of rows.
-fn check_locations(index: &OffsetIndex, chunk: Range<u64>, rows: i64) -> Result<()> {
+pub(crate) fn check_locations(index: &OffsetIndex, chunk: Range<u64>, rows: i64) -> Result<()> {
     let mut previous: Option<(u64, i64)> = None;
     for (i, page) in index.page_locations.iter().enumerate() {
         let offset = u64::try_from(page.offset).ok();

@@ -1,14 +1,17 @@
 //! The file reader: metadata, column chunks, and rows.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use parquet_thrift::OffsetIndex;
 
 use crate::column::ColumnChunkReader;
 use crate::decryption::DecryptionOptions;
 use crate::error::{Context, Error, Result};
 use crate::metadata::{ChunkCipher, ParquetMetaData};
 use crate::page::{ChunkInfo, PageReader, codec};
+use crate::page_index::{RowSelection, check_locations, page_rows};
 use crate::rows::{Projection, RowIter};
 use crate::schema::Schema;
 use crate::source::Source;
@@ -126,6 +129,36 @@ impl<S: Source> FileReader<S> {
     /// chunk whose byte range is not inside the file's data, an unknown codec, or a read
     /// error.
     pub fn column_chunk(&self, row_group: usize, column: usize) -> Result<ColumnChunkReader> {
+        self.chunk_reader(row_group, column, None)
+    }
+
+    /// As [`column_chunk`](Self::column_chunk), but reads only what the rows of `rows`
+    /// need, by the chunk's offset index `offsets` (from
+    /// [`offset_index`](Self::offset_index)): the bytes before its first data page (its
+    /// dictionary page), and the data pages holding a selected row. The reader then stops
+    /// at the end of each run of pages read; [`ColumnChunkReader::seek_page`] moves it to
+    /// the next.
+    ///
+    /// # Errors
+    ///
+    /// As [`column_chunk`](Self::column_chunk), and page locations that do not fit the
+    /// chunk.
+    pub fn column_chunk_rows(
+        &self,
+        row_group: usize,
+        column: usize,
+        offsets: &OffsetIndex,
+        rows: &RowSelection,
+    ) -> Result<ColumnChunkReader> {
+        self.chunk_reader(row_group, column, Some((offsets, rows)))
+    }
+
+    fn chunk_reader(
+        &self,
+        row_group: usize,
+        column: usize,
+        pages: Option<(&OffsetIndex, &RowSelection)>,
+    ) -> Result<ColumnChunkReader> {
         let schema = self.schema();
         if row_group >= self.num_row_groups() {
             return Err(Error::argument(format!(
@@ -139,13 +172,18 @@ impl<S: Source> FileReader<S> {
                 schema.columns().len()
             )));
         };
-        self.read_chunk(row_group, column)
+        self.read_chunk(row_group, column, pages)
             .in_row_group(row_group)
             .in_column(&descriptor.name)
             .map(|pages| ColumnChunkReader::new(pages, descriptor.clone()))
     }
 
-    fn read_chunk(&self, row_group: usize, column: usize) -> Result<PageReader> {
+    fn read_chunk(
+        &self,
+        row_group: usize,
+        column: usize,
+        pages: Option<(&OffsetIndex, &RowSelection)>,
+    ) -> Result<PageReader> {
         let meta = self.metadata.column_metadata(row_group, column)?;
         let descriptor = self.schema().column(column);
         if meta.num_values == 0 {
@@ -168,9 +206,23 @@ impl<S: Source> FileReader<S> {
             // dictionary page header can take, which these writers left out of the size.
             len += (data_end - start - len).min(MAX_DICTIONARY_HEADER);
         }
-        // The length was checked against the file's: it fits memory's address space.
-        #[allow(clippy::cast_possible_truncation)]
-        let data = self.source.read_at(start, len as usize)?;
+        let ranges = match pages {
+            None => std::iter::once(start..start + len).collect(),
+            Some((offsets, rows)) => {
+                let group_rows = self.metadata.row_groups()[row_group].num_rows;
+                check_locations(offsets, start..start + len, group_rows)?;
+                selected_ranges(offsets, rows, start, group_rows.cast_unsigned())
+            }
+        };
+        let parts = ranges
+            .into_iter()
+            .map(|r| {
+                // Inside the chunk, which is inside the file: it fits the address space.
+                #[allow(clippy::cast_possible_truncation)]
+                let len = (r.end - r.start) as usize;
+                Ok((r.start, self.source.read_at(r.start, len)?))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let cipher = match self.metadata.cipher(row_group, column) {
             ChunkCipher::Plaintext => None,
             ChunkCipher::Cipher(cipher) => Some(Arc::clone(cipher)),
@@ -189,7 +241,7 @@ impl<S: Source> FileReader<S> {
             verify_checksums: self.options.verify_checksums,
             has_dictionary: meta.dictionary_page_offset.is_some_and(|o| o > 0),
         };
-        Ok(PageReader::new(data, start, info))
+        Ok(PageReader::with_parts(parts, start, info))
     }
 
     /// Every row of the file, every column.
@@ -209,6 +261,39 @@ impl<S: Source> FileReader<S> {
     pub fn rows_with(&self, projection: Projection) -> Result<RowIter<'_, S>> {
         RowIter::new(self, projection)
     }
+}
+
+/// The byte ranges of a chunk starting at `start` that the rows of `rows` need: what
+/// precedes its first data page, and the pages holding a selected row, adjacent ones
+/// merged. The page locations were checked to lie in the chunk, in order.
+fn selected_ranges(
+    offsets: &OffsetIndex,
+    rows: &RowSelection,
+    start: u64,
+    group_rows: u64,
+) -> Vec<Range<u64>> {
+    let mut ranges: Vec<Range<u64>> = Vec::new();
+    let locations = &offsets.page_locations;
+    if let Some(first) = locations.first().map(|l| l.offset.cast_unsigned())
+        && first > start
+    {
+        ranges.push(start..first);
+    }
+    for (location, page) in locations.iter().zip(page_rows(offsets, group_rows)) {
+        if rows
+            .next_selected(page.start)
+            .is_none_or(|row| row >= page.end)
+        {
+            continue;
+        }
+        let from = location.offset.cast_unsigned();
+        let to = from + u64::from(location.compressed_page_size.cast_unsigned());
+        match ranges.last_mut() {
+            Some(last) if last.end == from => last.end = to,
+            _ => ranges.push(from..to),
+        }
+    }
+    ranges
 }
 
 /// The most bytes a dictionary page header takes, by Arrow C++'s reckoning.

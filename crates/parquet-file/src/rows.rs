@@ -576,15 +576,19 @@ impl<'r, S: Source> RowIter<'r, S> {
         self.leaves.clear();
         for &c in &self.columns {
             let descriptor = schema.column(c);
-            let pages = match self.selection {
-                Some(_) => self
-                    .reader
-                    .offset_index(row_group, c)?
-                    .map(|index| index.page_locations),
+            let offsets = match self.selection {
+                Some(_) => self.reader.offset_index(row_group, c)?,
                 None => None,
             };
+            // Only the pages holding selected rows, when the chunk has an offset index.
+            let reader = match (&self.selection, &offsets) {
+                (Some(rows), Some(offsets)) => {
+                    self.reader.column_chunk_rows(row_group, c, offsets, rows)?
+                }
+                _ => self.reader.column_chunk(row_group, c)?,
+            };
             self.leaves.push(Leaf {
-                reader: self.reader.column_chunk(row_group, c)?,
+                reader,
                 batch: ColumnBatch::new(descriptor)?,
                 converter: Converter::new(descriptor),
                 max_def: descriptor.max_def_level,
@@ -594,7 +598,7 @@ impl<'r, S: Source> RowIter<'r, S> {
                 done: false,
                 row: 0,
                 next_page: 0,
-                pages,
+                pages: offsets.map(|index| index.page_locations),
             });
         }
         if self.selection.is_none() {

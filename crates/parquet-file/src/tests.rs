@@ -427,6 +427,59 @@ fn selected_rows_skip_the_other_pages() {
     assert_eq!(matching, 10);
 }
 
+/// A file in memory that counts the bytes read from it.
+struct Counting {
+    bytes: Bytes,
+    read: std::cell::Cell<usize>,
+}
+
+impl crate::Source for Counting {
+    fn len(&self) -> std::io::Result<u64> {
+        Ok(self.bytes.len() as u64)
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Bytes> {
+        self.read.set(self.read.get() + len);
+        self.bytes.read_at(offset, len)
+    }
+}
+
+#[test]
+fn selected_rows_read_only_their_pages() {
+    let counting = Counting {
+        bytes: Bytes::from_static(PAGES),
+        read: std::cell::Cell::new(0),
+    };
+    let reader = FileReader::open(counting).unwrap();
+    let chunks: u64 = reader.metadata().row_groups()[1]
+        .columns
+        .iter()
+        .map(|c| {
+            c.meta_data
+                .as_ref()
+                .unwrap()
+                .total_compressed_size
+                .cast_unsigned()
+        })
+        .sum();
+    let rows = |projection| {
+        let before = reader.source().read.get();
+        let n = reader
+            .rows_with(projection)
+            .unwrap()
+            .map(Result::unwrap)
+            .count();
+        (n, (reader.source().read.get() - before) as u64)
+    };
+    let (n, whole) = rows(Projection::all().row_groups([1]));
+    assert_eq!((n, whole), (500, chunks));
+    // Rows 200..210 of row group 1, then its last row: the page index and a few pages.
+    let selection = RowSelection::from_ranges([200..210, 499..500]);
+    let (n, read) = rows(Projection::all().row_groups([1]).select_rows(1, selection));
+    assert_eq!(n, 11);
+    assert!(read * 2 < whole, "{read} bytes of {whole}");
+}
+
 #[test]
 fn row_selections_combine() {
     let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
