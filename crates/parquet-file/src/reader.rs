@@ -135,9 +135,9 @@ impl<S: Source> FileReader<S> {
     /// As [`column_chunk`](Self::column_chunk), but reads only what the rows of `rows`
     /// need, by the chunk's offset index `offsets` (from
     /// [`offset_index`](Self::offset_index)): the bytes before its first data page (its
-    /// dictionary page), and the data pages holding a selected row. The reader then stops
-    /// at the end of each run of pages read; [`ColumnChunkReader::seek_page`] moves it to
-    /// the next.
+    /// dictionary page), and the data pages holding a selected row. Move the reader to
+    /// the first page of each run of pages read with [`ColumnChunkReader::seek_page`]
+    /// (which also reads the dictionary page): it stops at the end of the run.
     ///
     /// # Errors
     ///
