@@ -481,6 +481,25 @@ fn selected_rows_read_only_their_pages() {
 }
 
 #[test]
+fn column_batches_of_selected_pages() {
+    // An engine's use: the pages of "id" in row group 1 that hold rows 200..250.
+    let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
+    let offsets = reader.offset_index(1, 0).unwrap().unwrap();
+    let rows = RowSelection::from_ranges([200..250]);
+    let mut chunk = reader.column_chunk_rows(1, 0, &offsets, &rows).unwrap();
+    chunk.seek_page(4, &offsets.page_locations[4]).unwrap();
+    let mut batch = crate::ColumnBatch::new(chunk.column()).unwrap();
+    assert_eq!(chunk.read_page(&mut batch).unwrap(), Some(50));
+    assert_eq!(
+        batch.values,
+        crate::ColumnValues::Int64((700..750).collect())
+    );
+    // The run ends with the page; page 5 was not read.
+    assert_eq!(chunk.read_page(&mut batch).unwrap(), None);
+    assert!(chunk.seek_page(5, &offsets.page_locations[5]).is_err());
+}
+
+#[test]
 fn row_selections_combine() {
     let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
     let selection = |text: &str, g: usize| {
