@@ -201,19 +201,27 @@ impl IndexKind {
 /// Checks the page locations of an offset index against its chunk's byte range and its
 /// row group's number of rows.
 pub(crate) fn check_locations(index: &OffsetIndex, chunk: Range<u64>, rows: i64) -> Result<()> {
+    if index.page_locations.is_empty() && rows > 0 {
+        return Err(Error::invalid(format!(
+            "offset index without pages, for a row group of {rows} rows"
+        )));
+    }
+    // The end of the previous page and its first row.
     let mut previous: Option<(u64, i64)> = None;
     for (i, page) in index.page_locations.iter().enumerate() {
         let offset = u64::try_from(page.offset).ok();
         let size = u64::try_from(page.compressed_page_size).ok();
-        let inside = offset.zip(size).is_some_and(|(o, s)| {
-            chunk.start <= o && o.checked_add(s).is_some_and(|e| e <= chunk.end)
-        });
-        let first_ok = match previous {
+        let end = offset
+            .zip(size)
+            .and_then(|(o, s)| o.checked_add(s))
+            .filter(|&e| offset.is_some_and(|o| chunk.start <= o) && e <= chunk.end);
+        let in_order = match previous {
             None => page.first_row_index == 0,
-            Some((_, row)) => row <= page.first_row_index,
+            Some((previous_end, row)) => {
+                offset.is_some_and(|o| previous_end <= o) && row <= page.first_row_index
+            }
         };
-        let ordered = previous.is_none_or(|(o, _)| offset.is_some_and(|offset| o < offset));
-        if !inside || !first_ok || !ordered || page.first_row_index > rows {
+        let Some(end) = end.filter(|_| in_order && page.first_row_index <= rows) else {
             return Err(Error::invalid(format!(
                 "offset index entry {i} (offset {}, {} bytes, first row {}) does not fit its column chunk (bytes {}..{}, {rows} rows) and the entries before it",
                 page.offset,
@@ -222,8 +230,8 @@ pub(crate) fn check_locations(index: &OffsetIndex, chunk: Range<u64>, rows: i64)
                 chunk.start,
                 chunk.end
             )));
-        }
-        previous = offset.map(|o| (o, page.first_row_index));
+        };
+        previous = Some((end, page.first_row_index));
     }
     Ok(())
 }

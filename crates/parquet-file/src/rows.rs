@@ -161,9 +161,9 @@ impl Leaf {
             let p = pages
                 .partition_point(|l| l.first_row_index.cast_unsigned() <= target)
                 .saturating_sub(1);
-            if p >= self.next_page {
-                self.reader.seek_page(p, &pages[p])?;
-                self.row = pages[p].first_row_index.cast_unsigned();
+            if let Some(location) = pages.get(p).filter(|_| p >= self.next_page) {
+                self.reader.seek_page(p, location)?;
+                self.row = location.first_row_index.cast_unsigned();
                 self.next_page = p;
                 self.batch.clear();
                 self.pos = 0;

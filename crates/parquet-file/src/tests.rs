@@ -500,6 +500,44 @@ fn column_batches_of_selected_pages() {
 }
 
 #[test]
+fn offset_index_checks() {
+    use parquet_thrift::{OffsetIndex, PageLocation};
+    let index = |pages: &[(i64, i32, i64)]| OffsetIndex {
+        page_locations: pages
+            .iter()
+            .map(
+                |&(offset, compressed_page_size, first_row_index)| PageLocation {
+                    offset,
+                    compressed_page_size,
+                    first_row_index,
+                },
+            )
+            .collect(),
+        unencoded_byte_array_data_bytes: None,
+    };
+    let check = |pages: &[(i64, i32, i64)], rows| {
+        crate::page_index::check_locations(&index(pages), 100..200, rows)
+    };
+    check(&[(100, 50, 0), (150, 50, 10)], 20).unwrap();
+    check(&[], 0).unwrap();
+    // No pages for rows; a page outside the chunk; overlapping pages; rows going back,
+    // not starting at 0 or past the row group.
+    for (pages, rows) in [
+        (&[][..], 1),
+        (&[(100, 101, 0)][..], 20),
+        (&[(90, 10, 0)][..], 20),
+        (&[(100, 60, 0), (150, 50, 10)][..], 20),
+        (&[(100, 50, 0), (150, 25, 5), (175, 10, 4)][..], 20),
+        (&[(100, 50, 1)][..], 20),
+        (&[(100, 50, 0), (150, 50, 21)][..], 20),
+        (&[(-1, 50, 0)][..], 20),
+        (&[(100, -5, 0)][..], 20),
+    ] {
+        assert!(check(pages, rows).is_err(), "{pages:?}");
+    }
+}
+
+#[test]
 fn row_selections_combine() {
     let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
     let selection = |text: &str, g: usize| {
