@@ -114,14 +114,14 @@ pub(crate) fn codec(codec: CompressionCodec) -> Result<Codec> {
 /// precedes its first data page, and the pages holding selected rows. Reading stops at
 /// the end of a part; [`seek`](Self::seek) moves to another.
 pub struct PageReader {
-    /// The parts of the chunk read, by file offset, none adjacent to another.
+    /// The parts of the chunk read, with the file offset of each, by offset, none
+    /// adjacent to another; never empty.
     parts: Vec<(u64, Bytes)>,
-    /// The part being read, and the file offset of its first byte.
-    data: Bytes,
-    base: u64,
+    /// The part being read, and the next page header's position in it.
+    part: usize,
+    pos: usize,
     /// The file offset of the chunk's first byte.
     start: u64,
-    pos: usize,
     info: ChunkInfo,
     values_read: u64,
     data_pages: usize,
@@ -150,14 +150,15 @@ impl PageReader {
     }
 
     /// A reader of the parts of a chunk that starts at file offset `start`.
-    pub(crate) fn with_parts(parts: Vec<(u64, Bytes)>, start: u64, info: ChunkInfo) -> Self {
-        let (base, data) = parts.first().cloned().unwrap_or((start, Bytes::new()));
+    pub(crate) fn with_parts(mut parts: Vec<(u64, Bytes)>, start: u64, info: ChunkInfo) -> Self {
+        if parts.is_empty() {
+            parts.push((start, Bytes::new()));
+        }
         Self {
             parts,
-            data,
-            base,
-            start,
+            part: 0,
             pos: 0,
+            start,
             info,
             values_read: 0,
             data_pages: 0,
@@ -169,7 +170,12 @@ impl PageReader {
 
     /// The file offset of the next page header.
     pub fn offset(&self) -> u64 {
-        self.base + self.pos as u64
+        self.parts[self.part].0 + self.pos as u64
+    }
+
+    /// The part being read.
+    fn data(&self) -> &Bytes {
+        &self.parts[self.part].1
     }
 
     /// Whether the next page is the chunk's first.
@@ -179,14 +185,14 @@ impl PageReader {
 
     /// Whether the next page is the chunk's dictionary page.
     pub(crate) fn dictionary_next(&self) -> Result<bool> {
-        if !self.at_start() || self.pos >= self.data.len() {
+        if !self.at_start() || self.pos >= self.data().len() {
             return Ok(false);
         }
         if self.info.cipher.is_some() {
             // The header cannot be decrypted without knowing which module it is.
             return Ok(self.info.has_dictionary);
         }
-        let (header, _) = PageHeader::read_from(&self.data[self.pos..]).at_offset(self.start)?;
+        let (header, _) = PageHeader::read_from(&self.data()[self.pos..]).at_offset(self.start)?;
         Ok(header.type_ == PageType::DICTIONARY_PAGE)
     }
 
@@ -198,17 +204,20 @@ impl PageReader {
     ///
     /// An offset outside the parts of the chunk read.
     pub fn seek(&mut self, offset: u64, ordinal: usize) -> Result<()> {
-        let found = self.parts.iter().find_map(|(base, data)| {
-            let pos = usize::try_from(offset.checked_sub(*base)?).ok()?;
-            (pos < data.len()).then(|| (*base, data.clone(), pos))
-        });
-        let Some((base, data, pos)) = found else {
+        let found = self
+            .parts
+            .iter()
+            .enumerate()
+            .find_map(|(part, (base, data))| {
+                let pos = usize::try_from(offset.checked_sub(*base)?).ok()?;
+                (pos < data.len()).then_some((part, pos))
+            });
+        let Some((part, pos)) = found else {
             return Err(Error::invalid(format!(
                 "page offset {offset} is outside the column chunk's bytes read"
             )));
         };
-        self.base = base;
-        self.data = data;
+        self.part = part;
         self.pos = pos;
         self.data_pages = ordinal;
         Ok(())
@@ -224,7 +233,7 @@ impl PageReader {
     /// fit the page.
     pub fn next_page(&mut self) -> Result<Option<Page>> {
         loop {
-            if self.pos >= self.data.len() || self.values_read >= self.info.num_values {
+            if self.pos >= self.data().len() || self.values_read >= self.info.num_values {
                 return Ok(None);
             }
             let offset = self.offset();
@@ -235,7 +244,8 @@ impl PageReader {
     }
 
     fn read_page(&mut self) -> Result<Option<Page>> {
-        let rest = self.data.slice(self.pos..);
+        let offset = self.offset();
+        let rest = self.data().slice(self.pos..);
         let (header, header_len) = self.read_header(&rest)?;
         let compressed = size(header.compressed_page_size, "compressed page size")?;
         let uncompressed = size(header.uncompressed_page_size, "uncompressed page size")?;
@@ -251,7 +261,6 @@ impl PageReader {
             })?;
         self.pos += body_end;
         let body = rest.slice(body_start..body_end);
-        let offset = self.base + (self.pos - body_end) as u64;
         match header.type_ {
             PageType::DICTIONARY_PAGE => {
                 let Some(dict) = header.dictionary_page_header.clone() else {
