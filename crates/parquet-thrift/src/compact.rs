@@ -632,12 +632,7 @@ impl<'a> Reader<'a> {
     /// [`Error::Truncated`] when the input ends or cannot hold `size` elements;
     /// [`Error::Invalid`] for an unknown element type or a size above `i32::MAX`.
     pub fn read_list_header(&mut self, what: &'static str) -> Result<ListHeader> {
-        let start = self.position;
-        let byte = self.read_byte(what)?;
-        let size = match byte >> 4 {
-            15 => self.read_size(what)?,
-            short => usize::from(short),
-        };
+        let (start, byte, size) = self.read_list_byte(what)?;
         let code = byte & 0x0f;
         let element_type = if code == 0 && size == 0 {
             None
@@ -669,12 +664,7 @@ impl<'a> Reader<'a> {
         min_size: usize,
         what: &'static str,
     ) -> Result<usize> {
-        let start = self.position;
-        let byte = self.read_byte(what)?;
-        let size = match byte >> 4 {
-            15 => self.read_size(what)?,
-            short => usize::from(short),
-        };
+        let (start, byte, size) = self.read_list_byte(what)?;
         let code = byte & 0x0f;
         let matches = match FieldType::from_code(code) {
             Some(found) => found.matches(expected),
@@ -685,6 +675,19 @@ impl<'a> Reader<'a> {
         }
         self.check_elements(size, min_size.max(1), what)?;
         Ok(size)
+    }
+
+    /// The first byte of a list header (with its position) and the list's size, from
+    /// the byte's high nibble or the varint after it.
+    #[inline(always)]
+    fn read_list_byte(&mut self, what: &'static str) -> Result<(usize, u8, usize)> {
+        let start = self.position;
+        let byte = self.read_byte(what)?;
+        let size = match byte >> 4 {
+            15 => self.read_size(what)?,
+            short => usize::from(short),
+        };
+        Ok((start, byte, size))
     }
 
     /// Checks that `size` elements of at least `min_size` bytes each fit in what is left.
