@@ -48,11 +48,15 @@
 //! error type shared by the parquet-kit codec crates) for any input they cannot decode,
 //! with offsets relative to the start of that input. No input makes a decoder panic, loop
 //! without end, or allocate from a count it read: the total value counts in headers are
-//! not trusted, and the work of `try_new` is bounded by the input's length. The integer
-//! and DELTA_LENGTH_BYTE_ARRAY decoders allocate nothing (byte arrays are appended to the
-//! caller's batch, or borrowed from the input); the DELTA_BYTE_ARRAY decoder keeps the
-//! previous value and bounds what each call appends by a byte budget, since front
-//! compression lets values expand far beyond the input.
+//! not trusted, and the work of `try_new`, and of `skip` whatever it is asked to skip, is
+//! bounded by the input's length. INT32 values wrap modulo 2^32 (any miniblock bit width
+//! up to 64 is read), but byte array lengths and prefix lengths are taken exactly: one
+//! outside `0..=i32::MAX` is [`Error::Invalid`], one the data cannot back
+//! [`Error::Truncated`]. The integer and DELTA_LENGTH_BYTE_ARRAY decoders allocate
+//! nothing (byte arrays are appended to the caller's batch, or borrowed from the input);
+//! the DELTA_BYTE_ARRAY decoder keeps the previous value and bounds what each call
+//! appends by a byte budget, since front compression lets values expand far beyond the
+//! input.
 //!
 //! Encoders append to a caller's `Vec<u8>`. The byte-array encoders return
 //! [`Error::LimitExceeded`] for a value longer than `i32::MAX` bytes, which the format
@@ -65,7 +69,9 @@
 //! and turned into values by one wrapping prefix sum, straight into the caller's buffer.
 //! Consecutive miniblocks of a block that share a bit width are unpacked as one; deltas at
 //! the type's full width are read as plain words; miniblocks of bit width 0 are filled,
-//! and skipped, without unpacking. The byte-array decoders copy runs of values with one
+//! and skipped, without unpacking. INT32 miniblocks wider than 32 bits, which only
+//! writers that compute deltas in 64 bits make, are unpacked 32 deltas at a time at
+//! 64 bits, off the fast path. The byte-array decoders copy runs of values with one
 //! copy each (DELTA_BYTE_ARRAY: runs of values that share no prefix). There is no
 //! per-value allocation or dynamic dispatch.
 //!

@@ -213,6 +213,32 @@ fn byte_array_gathers_are_bounded_by_the_budget() {
     assert_eq!(out.data().len(), GATHER_BYTE_BUDGET);
 }
 
+/// An index page whose runs claim billions of indices in a few bytes: skipping them
+/// takes time per run, not per index (8192 runs of 2^31 - 1 indices here, which a unit
+/// of time per index would take hours to skip), and allocates nothing.
+#[test]
+fn skipping_huge_runs_of_indices_takes_time_per_run() {
+    let run = |index: u32| {
+        let mut run = Vec::new();
+        parquet_core::varint::encode_u64(((1 << 31) - 1) << 1, &mut run); // 2^31 - 1 copies
+        run.push(index as u8);
+        run
+    };
+    let mut page = vec![3]; // bit width 3
+    for i in 0..8192 {
+        page.extend_from_slice(&run(i % 8));
+    }
+    let mut decoder = IndexDecoder::try_new(&page).unwrap();
+    assert_eq!(decoder.skip((1 << 31) - 2), Ok((1 << 31) - 2));
+    let dictionary = Dictionary::from((0..8_i64).map(|i| i * 10).collect::<Vec<_>>());
+    let mut out = [0; 3];
+    assert_eq!(decoder.gather(&dictionary, &mut out), Ok(3));
+    assert_eq!(out, [0, 10, 10]);
+    let left = 8192 * ((1 << 31) - 1) - (1 << 31) - 1;
+    assert_eq!(decoder.skip(usize::MAX), Ok(left));
+    assert_eq!(decoder.gather(&dictionary, &mut out), Ok(0));
+}
+
 /// Values with repeats: `len` picks from `distinct` values.
 fn picks(distinct: usize, len: usize) -> impl Strategy<Value = Vec<usize>> {
     prop::collection::vec(0..distinct.max(1), len)

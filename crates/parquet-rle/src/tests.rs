@@ -511,6 +511,50 @@ fn runs_longer_than_the_limit_are_split() {
     assert_eq!(decoder.skip(usize::MAX), Ok(MAX_RUN_LEN + 10));
 }
 
+/// Skipping takes time bounded by the runs it crosses, not by their values: 2^31 - 1
+/// values of one RLE run, or of one bit-packed run of width 0, in a few bytes; and 2^44
+/// values of 8192 such runs, which a unit of time per value would take hours to skip.
+#[test]
+fn skipping_huge_runs_takes_constant_time_each() {
+    let mut rle = Vec::new();
+    parquet_core::varint::encode_u64((MAX_RUN_LEN as u64) << 1, &mut rle);
+    rle.push(5); // the value, at width 3
+    let mut decoder = Decoder::try_new(&rle, 3).unwrap();
+    assert_eq!(decoder.skip(MAX_RUN_LEN - 1), Ok(MAX_RUN_LEN - 1));
+    let mut out = [0u8; 4];
+    assert_eq!(decoder.decode(&mut out), Ok(1));
+    assert_eq!(out[0], 5);
+
+    // A bit-packed run of (2^31 - 1) / 8 groups at width 0: no bytes of values.
+    let groups = MAX_RUN_LEN / 8;
+    let mut packed = Vec::new();
+    parquet_core::varint::encode_u64(((groups as u64) << 1) | 1, &mut packed);
+    let mut decoder = Decoder::try_new(&packed, 0).unwrap();
+    assert_eq!(decoder.skip(groups * 8 - 3), Ok(groups * 8 - 3));
+    assert_eq!(decoder.decode(&mut out), Ok(3));
+    assert_eq!(decoder.skip(1), Ok(0));
+
+    let many = rle.repeat(4096);
+    let mut decoder = Decoder::try_new(&many, 3).unwrap();
+    assert_eq!(decoder.skip(usize::MAX), Ok(4096 * MAX_RUN_LEN));
+    let mut many = Vec::new();
+    for _ in 0..4096 {
+        many.extend_from_slice(&rle[..rle.len() - 1]); // width 0: no value byte
+        many.extend_from_slice(&packed);
+    }
+    let mut decoder = Decoder::try_new(&many, 0).unwrap();
+    assert_eq!(
+        decoder.skip(usize::MAX),
+        Ok(4096 * (MAX_RUN_LEN + groups * 8))
+    );
+    // Gathers, with as many values asked for as the runs hold, are bounded by the
+    // output instead: they stop where `out` ends.
+    let mut decoder = Decoder::try_new(&many, 0).unwrap();
+    let mut out = [0i64; 100];
+    assert_eq!(decoder.gather(&[7], &mut out), Ok(100));
+    assert_eq!(out, [7; 100]);
+}
+
 // ---------------------------------------------------------------------------------------
 // Properties.
 // ---------------------------------------------------------------------------------------

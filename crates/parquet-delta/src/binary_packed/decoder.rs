@@ -1,12 +1,16 @@
 //! The DELTA_BINARY_PACKED decoder.
 
 use super::sealed::Word;
-use super::{Integer, Layout, Rules};
+use super::{Integer, Layout, Length, Rules};
 use parquet_bitpack::{BLOCK_LEN, unpack, unpack_blocks};
 use parquet_core::{Cursor, Error, Result};
 
 /// Groups of 32 deltas unpacked per kernel call when whole groups go to the output.
 const CHUNK_GROUPS: usize = 4;
+
+/// The widest miniblock bit width, for either type. INT32 deltas wider than 32 bits
+/// (from writers that compute them in 64 bits) are taken modulo 2^32.
+const MAX_WIDTH: u8 = 64;
 
 /// Decodes DELTA_BINARY_PACKED `i32` or `i64` values from a borrowed slice, in batches.
 ///
@@ -53,6 +57,9 @@ pub struct Decoder<'a, T: Integer> {
     narrow: [[u32; BLOCK_LEN]; CHUNK_GROUPS],
     buf_pos: usize,
     buf_len: usize,
+    /// For [`Length`]s only: the current miniblock is one whose values cannot be taken
+    /// exactly from the wrapping sums, so they are summed in 128 bits.
+    slow: bool,
 }
 
 impl<T: Integer> core::fmt::Debug for Decoder<'_, T> {
@@ -132,6 +139,7 @@ impl<'a, T: Integer> Decoder<'a, T> {
             narrow: [[0; BLOCK_LEN]; CHUNK_GROUPS],
             buf_pos: 0,
             buf_len: 0,
+            slow: false,
         })
     }
 
@@ -170,6 +178,24 @@ impl<'a, T: Integer> Decoder<'a, T> {
         (pending + groups * BLOCK_LEN).min(self.remaining)
     }
 
+    /// The run of equal values that the decoder is at, if it is at one that skips in
+    /// constant time: nothing buffered, and the rest of a miniblock of bit width 0 whose
+    /// min delta is 0. Returns the value and how many times it repeats. Reads the next
+    /// block header when the current miniblock is done.
+    pub(crate) fn constant_run(&mut self) -> Result<Option<(T, usize)>> {
+        if self.buf_pos < self.buf_len || self.first_pending || self.undecoded == 0 {
+            return Ok(None);
+        }
+        if self.miniblock_left == 0 {
+            self.next_miniblock()?;
+        }
+        if self.width != 0 || self.min_delta != T::Bits::ZERO {
+            return Ok(None);
+        }
+        let count = self.miniblock_left.min(self.undecoded);
+        Ok(Some((T::from_bits(self.last), count)))
+    }
+
     /// Offset of the next byte the decoder will read, relative to its input.
     pub(crate) const fn position(&self) -> usize {
         self.base + self.pos
@@ -181,8 +207,8 @@ impl<'a, T: Integer> Decoder<'a, T> {
     /// # Errors
     ///
     /// [`Error::Truncated`] when the input ends before the values; [`Error::Invalid`] for
-    /// a malformed min delta or a miniblock bit width above the type's width. Values
-    /// decoded before the error are in `out`.
+    /// a malformed min delta or a miniblock bit width above 64. Values decoded before the
+    /// error are in `out`.
     pub fn decode(&mut self, out: &mut [T]) -> Result<usize> {
         let want = out.len().min(self.remaining);
         let mut n = 0;
@@ -210,11 +236,19 @@ impl<'a, T: Integer> Decoder<'a, T> {
                 let available = self.miniblock_left.min(self.undecoded);
                 let k = available.min(want - n);
                 if self.width == 0 {
-                    self.progression(&mut out[n..n + k]);
+                    if T::EXACT && self.slow {
+                        self.exact_progression(&mut out[n..n + k]);
+                    } else {
+                        self.progression(&mut out[n..n + k]);
+                    }
                     self.decoded(k);
                     self.consumed(k);
                     n += k;
-                } else if k >= BLOCK_LEN && self.layout.group_len == BLOCK_LEN {
+                } else if k >= BLOCK_LEN
+                    && self.layout.group_len == BLOCK_LEN
+                    && self.width <= <T::Bits as Word>::BITS
+                    && !(T::EXACT && self.slow)
+                {
                     let k = k / BLOCK_LEN * BLOCK_LEN;
                     self.decode_groups(&mut out[n..n + k])?;
                     n += k;
@@ -256,7 +290,11 @@ impl<'a, T: Integer> Decoder<'a, T> {
                 if self.width == 0 {
                     self.skip_progression(k);
                     done += k;
-                } else if k >= BLOCK_LEN && self.layout.group_len == BLOCK_LEN {
+                } else if k >= BLOCK_LEN
+                    && self.layout.group_len == BLOCK_LEN
+                    && self.width <= <T::Bits as Word>::BITS
+                    && !(T::EXACT && self.slow)
+                {
                     let k = k / BLOCK_LEN * BLOCK_LEN;
                     self.skip_groups(k)?;
                     done += k;
@@ -280,8 +318,8 @@ impl<'a, T: Integer> Decoder<'a, T> {
     /// # Errors
     ///
     /// [`Error::Truncated`] when the blocks the header's count needs are not all there;
-    /// [`Error::Invalid`] for a malformed min delta or a bit width above the type's width
-    /// in a miniblock that holds values.
+    /// [`Error::Invalid`] for a malformed min delta or a bit width above 64 in a miniblock
+    /// that holds values.
     pub fn encoded_len(&self) -> Result<usize> {
         let Layout {
             block_size,
@@ -320,7 +358,7 @@ impl<'a, T: Integer> Decoder<'a, T> {
     /// Checks the bit width found at `width_at` of a miniblock that holds values and
     /// starts at `pos`, and returns the miniblock's length in bytes.
     fn miniblock_bytes(&self, width_at: usize, width: u8, pos: usize) -> Result<usize> {
-        if width > <T::Bits as Word>::BITS {
+        if width > MAX_WIDTH {
             return Err(Error::invalid(
                 "miniblock bit width",
                 self.base + width_at,
@@ -375,6 +413,12 @@ impl<'a, T: Integer> Decoder<'a, T> {
         self.min_delta = min_delta;
         self.width = width;
         self.miniblock_left = left;
+        // From a length (0..2^31) the 64-bit wrapping sum of a min delta within ±2^62 and
+        // a delta of up to 32 bits is exact; other miniblocks of lengths are summed in
+        // 128 bits.
+        if T::EXACT {
+            self.slow = width > 32 || min_delta.signed().unsigned_abs() > 1 << 62;
+        }
         Ok(())
     }
 
@@ -425,10 +469,28 @@ impl<'a, T: Integer> Decoder<'a, T> {
         self.last = value;
     }
 
+    /// Fills `out` from a miniblock of bit width 0, summing in 128 bits and saturating
+    /// (for [`Decoder::slow`] miniblocks).
+    #[cold]
+    fn exact_progression(&mut self, out: &mut [T]) {
+        let step = self.min_delta.signed();
+        let mut value = self.last;
+        for slot in out.iter_mut() {
+            value = T::Bits::saturating_from(value.signed() + step);
+            *slot = T::from_bits(value);
+        }
+        self.last = value;
+    }
+
     /// Skips `k` values of a miniblock of bit width 0.
     #[inline]
     fn skip_progression(&mut self, k: usize) {
-        self.last = self.last.add(self.min_delta.mul(T::Bits::from_usize(k)));
+        self.last = if T::EXACT && self.slow {
+            let steps = self.min_delta.signed().saturating_mul(k as i128);
+            T::Bits::saturating_from(self.last.signed().saturating_add(steps))
+        } else {
+            self.last.add(self.min_delta.mul(T::Bits::from_usize(k)))
+        };
         self.decoded(k);
         self.consumed(k);
     }
@@ -531,19 +593,29 @@ impl<'a, T: Integer> Decoder<'a, T> {
     }
 
     /// Decodes the next group of the current miniblock (of bit width above 0) into the
-    /// buffer.
+    /// buffer: the tail of a miniblock, and every group of the rare miniblocks that the
+    /// group paths leave out (INT32 deltas wider than 32 bits, lengths that need 128-bit
+    /// sums).
     #[cold]
     fn fill_buffer(&mut self) -> Result<()> {
         let group = self.layout.group_len;
         let mut deltas = [T::Bits::ZERO; BLOCK_LEN];
         let input = self.input.get(self.pos..).unwrap_or_default();
-        let used = unpack(self.width, input, &mut deltas[..group])
+        let used = unpack_any(self.width, input, &mut deltas[..group])
             .map_err(|e| e.shifted(self.base + self.pos))?;
         let real = group.min(self.undecoded);
         let mut last = self.last;
-        for (slot, &delta) in self.buf[0].iter_mut().zip(&deltas[..real]) {
-            last = last.add(delta.add(self.min_delta));
-            *slot = last;
+        if T::EXACT && self.slow {
+            let min_delta = self.min_delta.signed();
+            for (slot, &delta) in self.buf[0].iter_mut().zip(&deltas[..real]) {
+                last = T::Bits::saturating_from(last.signed() + min_delta + delta.unsigned());
+                *slot = last;
+            }
+        } else {
+            for (slot, &delta) in self.buf[0].iter_mut().zip(&deltas[..real]) {
+                last = last.add(delta.add(self.min_delta));
+                *slot = last;
+            }
         }
         self.pos += used;
         self.last = last;
@@ -572,6 +644,23 @@ fn unpack_groups<B: Word>(
         return Ok(used);
     }
     unpack_blocks(width, rest, out).map_err(|e| e.shifted(pos))
+}
+
+/// Unpacks `out.len()` (at most [`BLOCK_LEN`]) deltas at `width` bits from the start of
+/// `input`, reduced modulo 2^BITS when `width` is wider than `B`, and returns the bytes
+/// used.
+#[inline]
+fn unpack_any<B: Word>(width: u8, input: &[u8], out: &mut [B]) -> Result<usize> {
+    if width <= B::BITS {
+        return unpack(width, input, out);
+    }
+    let mut wide = [0u64; BLOCK_LEN];
+    let wide = wide.get_mut(..out.len()).unwrap_or_default();
+    let used = unpack(width, input, wide)?;
+    for (slot, &delta) in out.iter_mut().zip(wide.iter()) {
+        *slot = B::from_i64(delta.cast_signed());
+    }
+    Ok(used)
 }
 
 /// Writes the running sum of `last` and `deltas` (each plus `min_delta`) to `out`, and
@@ -609,10 +698,24 @@ fn prefix_sum<T: Integer>(
     base
 }
 
-impl Decoder<'_, i32> {
-    /// Skips up to `n` values as lengths: checks that none is negative and returns how
-    /// many were skipped and their sum. Stops early, after the value that takes the sum
-    /// over `limit`.
+impl<'a> Decoder<'a, Length> {
+    /// A decoder of lengths (of byte arrays, or of prefixes), as [`Decoder::try_new_at`]
+    /// makes, that takes the values exactly rather than modulo 2^64: every value it
+    /// returns up to the first one outside `0..=i32::MAX` is the exact sum of the first
+    /// value and the deltas, or saturated to the `i64` range when that sum is beyond it.
+    /// Callers check the values in order and stop at the first outside that range.
+    ///
+    /// Values after a length need no more than 64 bits: from one in `0..2^31`, a min
+    /// delta within ±2^62 and a delta of up to 32 bits (every writer's, since the
+    /// difference of two lengths fits 32 bits) cannot overflow, so such miniblocks decode
+    /// at full speed; others are summed in 128 bits.
+    pub(crate) fn lengths_at(input: &'a [u8], base: usize) -> Result<Self> {
+        Self::try_new_at(input, base)
+    }
+
+    /// Skips up to `n` values as byte array lengths: checks that each is in
+    /// `0..=i32::MAX` and returns how many were skipped and their sum. Stops early, after
+    /// the value that takes the sum over `limit`.
     ///
     /// Runs of a miniblock of bit width 0 are summed in constant time, so the time taken
     /// is bounded by the input's length, whatever `n` and the header's count. Allocates
@@ -621,25 +724,25 @@ impl Decoder<'_, i32> {
         let want = n.min(self.remaining);
         let mut done = 0;
         let mut sum = 0u64;
-        let mut chunk = [0i32; 17 * BLOCK_LEN + 1];
+        let mut chunk = [Length(0); 17 * BLOCK_LEN + 1];
         while done < want && sum <= limit {
             let at_run = self.buf_pos == self.buf_len && !self.first_pending;
             if at_run && self.miniblock_left == 0 {
                 self.next_miniblock()?;
             }
             if at_run && self.width == 0 {
-                // The values are last + d, last + 2 d, …, last + k d, wrapped to 32 bits.
-                // With |d| <= 2^31 a run cannot jump over the negative half of the ring,
-                // so every value is non-negative exactly when the unwrapped last one is
-                // in 0..2^31 (the first, `last`, already is).
+                // The values are last + d, last + 2 d, …, last + k d, exactly: all are
+                // lengths exactly when the last one is (the first, `last`, already is).
                 let k = self.miniblock_left.min(self.undecoded).min(want - done);
-                let start = i128::from(self.last.cast_signed());
-                let step = i128::from(self.min_delta.cast_signed());
+                let start = self.last.signed();
+                let step = self.min_delta.signed();
+                // |step| <= 2^63 and k < 2^32: no overflow.
                 let count = k as i128;
                 let end = start + step * count;
                 if !(0..=i128::from(i32::MAX)).contains(&end) {
-                    return Err(self.negative_length(end));
+                    return Err(Lengths::ByteArray.error(self.position(), end));
                 }
+                // Both ends are lengths, so |step| * count < 2^31.
                 let run = start * count + step * (count * (count + 1) / 2);
                 sum = sum.saturating_add(u64::try_from(run).unwrap_or(u64::MAX));
                 self.skip_progression(k);
@@ -648,24 +751,60 @@ impl Decoder<'_, i32> {
             }
             let k = self.aligned_len(16 * BLOCK_LEN).min(want - done);
             let k = self.decode(&mut chunk[..k])?;
-            for &length in &chunk[..k] {
-                let Ok(length) = u32::try_from(length) else {
-                    return Err(self.negative_length(length.into()));
-                };
-                sum += u64::from(length);
-            }
+            sum += Lengths::ByteArray.check(&chunk[..k], self.position())?;
             done += k;
         }
         Ok((done, sum))
     }
+}
 
+/// What a stream of lengths measures, for the errors about them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lengths {
+    /// The values of DELTA_LENGTH_BYTE_ARRAY (and the suffixes of DELTA_BYTE_ARRAY).
+    ByteArray,
+    /// The prefixes of DELTA_BYTE_ARRAY.
+    Prefix,
+}
+
+/// The largest length: a byte array is at most `i32::MAX` bytes.
+const MAX_LENGTH: i64 = i32::MAX as i64;
+
+impl Lengths {
+    /// Checks that every one of `lengths` is in `0..=i32::MAX` and returns their sum; the
+    /// first outside is an error at offset `at`.
+    #[inline]
+    pub(crate) fn check(self, lengths: &[Length], at: usize) -> Result<u64> {
+        // A negative length has its top bit set: one pass finds whether any is outside.
+        let outside = lengths.iter().fold(0, |outside, &Length(length)| {
+            outside | length.cast_unsigned()
+        });
+        if outside > MAX_LENGTH.cast_unsigned() {
+            let bad = lengths
+                .iter()
+                .find(|&&Length(length)| !(0..=MAX_LENGTH).contains(&length));
+            return Err(self.error(at, bad.map_or(-1, |length| length.0).into()));
+        }
+        Ok(lengths.iter().map(|length| length.0.cast_unsigned()).sum())
+    }
+
+    /// The error for `value`, a length outside `0..=i32::MAX` found at offset `at`:
+    /// [`Error::Invalid`], "(negative)" with the value's 64-bit two's complement, or
+    /// "(above `i32::MAX`)" with the value saturated to `u64`.
     #[cold]
-    fn negative_length(&self, value: i128) -> Error {
-        #[allow(clippy::cast_possible_truncation)] // documented: the bit pattern
-        Error::invalid(
-            "byte array length (negative)",
-            self.position(),
-            (value as i64).cast_unsigned(),
-        )
+    pub(crate) fn error(self, at: usize, value: i128) -> Error {
+        let (negative, above) = match self {
+            Self::ByteArray => (
+                "byte array length (negative)",
+                "byte array length (above i32::MAX)",
+            ),
+            Self::Prefix => ("prefix length (negative)", "prefix length (above i32::MAX)"),
+        };
+        if value < 0 {
+            let bits = i64::try_from(value).unwrap_or(i64::MIN).cast_unsigned();
+            Error::invalid(negative, at, bits)
+        } else {
+            Error::invalid(above, at, u64::try_from(value).unwrap_or(u64::MAX))
+        }
     }
 }

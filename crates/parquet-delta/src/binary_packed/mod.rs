@@ -20,7 +20,8 @@
 //!
 //! Deltas are taken between consecutive values (the first delta from the first value in
 //! the header); every subtraction and addition wraps in two's complement at the type's own
-//! width, so INT32 deltas and bit widths never exceed 32 bits.
+//! width, so the INT32 deltas this crate writes never exceed 32 bits (but see
+//! [Leniency](#leniency) for what it reads).
 //!
 //! The last miniblock that holds values is padded to its full length (its padding bits
 //! may hold anything); the bit widths of the miniblocks after it in the last block are
@@ -50,13 +51,17 @@
 //!
 //! # Leniency
 //!
-//! The first value and the min deltas are read as 64-bit zigzag varints for both types;
-//! for INT32 they are then truncated to their low 32 bits. A writer that computes INT32
-//! deltas in 64 bits (so that a min delta may fall outside the `i32` range) therefore
-//! decodes to the same values as one that wraps at 32 bits, as parquet-java reads them.
-//! Bit widths above 32 (INT32) or 64 (INT64) are [`Error::Invalid`]
-//! only in miniblocks that hold values; the widths and padding of the others are never
-//! looked at.
+//! The first value and the min deltas are read as 64-bit zigzag varints for both types.
+//! INT32 decoding is all modulo 2^32, as PARQUET-2435 asks of readers: the first value,
+//! the min deltas and the deltas are truncated to their low 32 bits, and the sums wrap.
+//! A writer that computes INT32 deltas in 64 bits therefore decodes to the same values as
+//! one that wraps at 32 bits, as parquet-java reads them, even where its min delta falls
+//! outside the `i32` range and its miniblocks are 33 bits wide (as they are for values
+//! that span the whole INT32 range, such as `i32::MIN` next to `i32::MAX`, in files that
+//! the duckdb writer makes). INT32 miniblocks may be up to 64 bits wide, like INT64 ones.
+//!
+//! Bit widths above 64 are [`Error::Invalid`] only in miniblocks that hold values; the
+//! widths and padding of the others are never looked at.
 
 mod decoder;
 mod encoder;
@@ -64,6 +69,7 @@ mod encoder;
 pub(crate) mod tests;
 
 pub use decoder::Decoder;
+pub(crate) use decoder::Lengths;
 pub use encoder::{Encoder, encode};
 
 use parquet_core::{Error, Result};
@@ -232,6 +238,13 @@ mod sealed {
         fn from_i64(value: i64) -> Self;
         /// The zigzag encoding of `self` read as a signed number of the type's width.
         fn zigzag(self) -> u64;
+        /// `self` read as a signed number of the type's width.
+        fn signed(self) -> i128;
+        /// `self` read as an unsigned number.
+        fn unsigned(self) -> i128;
+        /// The bits of `value` as a signed number of the type's width, saturated to its
+        /// range.
+        fn saturating_from(value: i128) -> Self;
         /// Bytes in the type.
         const SIZE: usize;
         /// The little-endian word `index` of `words`, a block packed at the type's full
@@ -292,6 +305,20 @@ mod sealed {
                 fn zigzag(self) -> u64 {
                     $zigzag(self.cast_signed()).into()
                 }
+                #[inline]
+                fn signed(self) -> i128 {
+                    self.cast_signed().into()
+                }
+                #[inline]
+                fn unsigned(self) -> i128 {
+                    self.into()
+                }
+                #[inline]
+                #[allow(clippy::cast_possible_truncation)] // clamped to the type's range
+                fn saturating_from(value: i128) -> Self {
+                    let clamped = value.clamp(<$signed>::MIN.into(), <$signed>::MAX.into());
+                    (clamped as $signed).cast_unsigned()
+                }
                 const SIZE: usize = <$ty>::BITS as usize / 8;
                 #[inline]
                 fn word(words: &[u8], index: usize) -> Self {
@@ -320,6 +347,10 @@ mod sealed {
     pub trait Sealed: Copy + Default {
         /// The unsigned type of the same width, in which arithmetic wraps.
         type Bits: Word;
+        /// Whether values are lengths, taken exactly rather than modulo 2^BITS (see
+        /// [`super::Length`]). A constant, so that the checks it needs are compiled out
+        /// of the decoders of `i32` and `i64`.
+        const EXACT: bool = false;
         /// The value's bits.
         fn to_bits(self) -> Self::Bits;
         /// The value with these bits.
@@ -356,3 +387,24 @@ pub trait Integer: sealed::Sealed + PartialEq + core::fmt::Debug + Send + Sync +
 
 impl Integer for i32 {}
 impl Integer for i64 {}
+
+/// A length (of a byte array, or of a prefix) in a DELTA_BINARY_PACKED stream of them, as
+/// the byte-array decoders read it: exactly, not modulo 2^32 as INT32 values are (see
+/// [`Decoder::lengths_at`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Length(pub(crate) i64);
+
+impl sealed::Sealed for Length {
+    type Bits = u64;
+    const EXACT: bool = true;
+    #[inline]
+    fn to_bits(self) -> u64 {
+        self.0.cast_unsigned()
+    }
+    #[inline]
+    fn from_bits(bits: u64) -> Self {
+        Self(bits.cast_signed())
+    }
+}
+
+impl Integer for Length {}

@@ -14,11 +14,23 @@ pub(crate) fn decode_all<T: Integer>(input: &[u8], cap: usize) -> Result<Vec<T>>
 /// A plain reading of the specification, value by value and bit by bit: the reference
 /// the decoder is tested against. Values are returned as their low `bits` bits.
 fn reference(input: &[u8], bits: u8, cap: usize) -> Result<Vec<u64>> {
+    let mask = u64::MAX >> (64 - bits);
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // modulo 2^64
+    let values = reference_exact(input, cap)?
+        .iter()
+        .map(|&value| value as u64 & mask)
+        .collect();
+    Ok(values)
+}
+
+/// [`reference`], with the values exact: the first value plus the sums of the min deltas
+/// and the deltas (read as unsigned), in 128 bits (as lengths are taken).
+pub(crate) fn reference_exact(input: &[u8], cap: usize) -> Result<Vec<i128>> {
     let mut c = Cursor::new(input);
     let block_size = c.read_uleb128_u32("block size")? as usize;
     let miniblocks = c.read_uleb128_u32("miniblock count")? as usize;
     let total = usize::try_from(c.read_uleb128_u64("total")?).unwrap();
-    let first = c.read_zigzag_i64("first")?.cast_unsigned();
+    let first = i128::from(c.read_zigzag_i64("first")?);
     if block_size == 0
         || !block_size.is_multiple_of(128)
         || miniblocks == 0
@@ -28,21 +40,21 @@ fn reference(input: &[u8], bits: u8, cap: usize) -> Result<Vec<u64>> {
         return Err(Error::invalid("shape", 0, 0));
     }
     let miniblock_len = block_size / miniblocks;
-    let mask = u64::MAX >> (64 - bits);
     let want = total.min(cap);
     let mut values = Vec::new();
     let mut last = first;
     if want > 0 {
-        values.push(first & mask);
+        values.push(first);
     }
     while values.len() < want {
-        let min_delta = c.read_zigzag_i64("min delta")?.cast_unsigned();
+        let min_delta = i128::from(c.read_zigzag_i64("min delta")?);
         let widths = c.read_bytes(miniblocks, "widths")?;
         for &width in widths {
             if values.len() == want {
                 break;
             }
-            if width > bits {
+            // Any width up to 64 is well defined modulo 2^bits.
+            if width > 64 {
                 return Err(Error::invalid("width", 0, width.into()));
             }
             let body = c.read_bytes(miniblock_len * usize::from(width) / 8, "miniblock")?;
@@ -55,8 +67,8 @@ fn reference(input: &[u8], bits: u8, cap: usize) -> Result<Vec<u64>> {
                     let k = i * usize::from(width) + b;
                     delta |= u64::from(body[k / 8] >> (k % 8) & 1) << b;
                 }
-                last = last.wrapping_add(min_delta).wrapping_add(delta);
-                values.push(last & mask);
+                last = last.wrapping_add(min_delta).wrapping_add(delta.into());
+                values.push(last);
             }
         }
     }
@@ -69,6 +81,27 @@ fn header(block: u64, miniblocks: u64, total: u64, first: i64) -> Vec<u8> {
     varint::encode_u64(miniblocks, &mut out);
     varint::encode_u64(total, &mut out);
     varint::encode_u64(zigzag::encode_i64(first), &mut out);
+    out
+}
+
+/// A stream of `total` values (at most 33) in blocks of 128 in 4 miniblocks: the header,
+/// then one block whose first miniblock holds `deltas` (minus `min_delta`) at `width`
+/// bits, padded with zeros to 32.
+pub(crate) fn one_block(
+    total: u64,
+    first: i64,
+    min_delta: i64,
+    width: u8,
+    deltas: &[u64],
+) -> Vec<u8> {
+    let mut out = header(128, 4, total, first);
+    if total > 1 {
+        varint::encode_u64(zigzag::encode_i64(min_delta), &mut out);
+        out.extend_from_slice(&[width, 0, 0, 0]);
+        let mut deltas = deltas.to_vec();
+        deltas.resize(32, 0);
+        parquet_bitpack::pack(width, &deltas, &mut out);
+    }
     out
 }
 
@@ -240,23 +273,140 @@ fn miniblocks_of_one_width_decode_as_one() {
 
 #[test]
 fn wide_bit_widths_are_errors_only_where_read() {
+    // Width 33 is fine for INT64, and for INT32 too (taken modulo 2^32, PARQUET-2435).
     let body = [0u8; 33 * 4];
     let input = one_miniblock(0, 0, 33, &body, [0; 3]);
+    assert_eq!(decode_all::<i64>(&input, 100), Ok(vec![0; 33]));
+    assert_eq!(decode_all::<i32>(&input, 100), Ok(vec![0; 33]));
+    assert_eq!(
+        Decoder::<i32>::try_new(&input).unwrap().encoded_len(),
+        Ok(input.len())
+    );
+    // Width 65 is for neither.
+    let input = one_miniblock(0, 0, 65, &[0; 65 * 4], [0; 3]);
     let widths_at = header(128, 4, 33, 0).len() + 1;
-    let invalid = Error::invalid("miniblock bit width", widths_at, 33);
+    let invalid = Error::invalid("miniblock bit width", widths_at, 65);
+    assert_eq!(decode_all::<i64>(&input, 100), Err(invalid.clone()));
     assert_eq!(decode_all::<i32>(&input, 100), Err(invalid.clone()));
     assert_eq!(
         Decoder::<i32>::try_new(&input).unwrap().encoded_len(),
+        Err(invalid.clone())
+    );
+    assert_eq!(
+        Decoder::<i32>::try_new(&input).unwrap().skip(100),
         Err(invalid)
     );
-    // …but fine for INT64.
-    assert_eq!(decode_all::<i64>(&input, 100), Ok(vec![0; 33]));
     // The first value alone needs no miniblock.
     assert_eq!(decode_all::<i32>(&input, 1), Ok(vec![0]));
-    let input = one_miniblock(0, 0, 65, &[0; 65 * 4], [0; 3]);
-    assert!(decode_all::<i64>(&input, 100).is_err());
     let input = one_miniblock(0, 0, 0, &[], [200, 255, 65]);
     assert_eq!(decode_all::<i64>(&input, 100), Ok(vec![0; 33]));
+    assert_eq!(decode_all::<i32>(&input, 100), Ok(vec![0; 33]));
+}
+
+// DuckDB (`PARQUET_VERSION V2`) writes INT32 columns with deltas computed in 64 bits:
+// `i32::MIN` next to `i32::MAX` takes a min delta of -(2^32 - 1) and a miniblock of
+// width 33. PARQUET-2435: readers decode it modulo 2^32.
+const INT32_WIDTH_33: [u8; 4 + 5 + 5 + 4 + 132] = {
+    let mut bytes = [0u8; 4 + 5 + 5 + 4 + 132];
+    let head: [u8; 43] = [
+        0x80, 0x01, 4, 7, // blocks of 128 in 4 miniblocks, 7 values
+        0xff, 0xff, 0xff, 0xff, 0x0f, // first value i32::MIN: zigzag 2^32 - 1
+        0xfd, 0xff, 0xff, 0xff, 0x1f, // min delta -(2^32 - 1): zigzag 2^33 - 3
+        33, 0, 0, 0, // bit widths: one miniblock used, 33 bits wide
+        // The deltas minus the min delta, 33 bits each, LSB first: 2^33 - 2, 0,
+        // 2^33 - 2, 2^31, 2^32 - 2, 2^32 + 7; then 26 zeros of padding (132 bytes).
+        0xfe, 0xff, 0xff, 0xff, 0x01, 0x00, 0x00, 0x00, 0xf8, 0xff, 0xff, 0xff, 0x07, 0x00, 0x00,
+        0x00, 0xe4, 0xff, 0xff, 0xff, 0xef, 0x00, 0x00, 0x00, 0x20,
+    ];
+    let mut i = 0;
+    while i < head.len() {
+        bytes[i] = head[i];
+        i += 1;
+    }
+    bytes
+};
+
+#[test]
+fn int32_miniblocks_wider_than_32_bits_wrap() {
+    let values = [i32::MIN, i32::MAX, i32::MIN, i32::MAX, 0, -1, 7];
+    let input = INT32_WIDTH_33;
+    // As INT64, the same bytes are the values, unwrapped…
+    let wide: Vec<i64> = values.iter().map(|&v| i64::from(v)).collect();
+    assert_eq!(decode_all::<i64>(&input, 100), Ok(wide));
+    // …and as INT32, the values modulo 2^32.
+    assert_eq!(decode_all::<i32>(&input, 100), Ok(values.to_vec()));
+    let decoder = Decoder::<i32>::try_new(&input).unwrap();
+    assert_eq!(decoder.encoded_len(), Ok(input.len()));
+
+    // Skipping into, within and out of the wide miniblock.
+    for skip in 0..=values.len() {
+        let mut decoder = Decoder::<i32>::try_new(&input).unwrap();
+        assert_eq!(decoder.skip(skip), Ok(skip));
+        let mut out = [0; 10];
+        assert_eq!(decoder.decode(&mut out), Ok(values.len() - skip));
+        assert_eq!(out[..values.len() - skip], values[skip..]);
+    }
+    let mut decoder = Decoder::<i32>::try_new(&input).unwrap();
+    let mut out = [0; 2];
+    assert_eq!(decoder.decode(&mut out), Ok(2));
+    assert_eq!(decoder.skip(3), Ok(3));
+    assert_eq!(decoder.decode(&mut out), Ok(2));
+    assert_eq!(out, [-1, 7]);
+
+    // Cut short, it is an error.
+    assert_eq!(
+        decode_all::<i32>(&input[..input.len() - 1], 100),
+        Err(Error::truncated("miniblock", 18, 132, 131))
+    );
+}
+
+// Encodes INT32 values as a writer that computes deltas in 64 bits does (DuckDB): min
+// deltas and bit widths from the unwrapped differences, up to 33 bits.
+fn encode_with_64_bit_deltas(values: &[i32], params: Params, out: &mut Vec<u8>) {
+    let first = values.first().map_or(0, |&v| i64::from(v));
+    out.extend_from_slice(&header(
+        params.block_size() as u64,
+        params.miniblocks() as u64,
+        values.len() as u64,
+        first,
+    ));
+    let deltas: Vec<i64> = values
+        .windows(2)
+        .map(|pair| i64::from(pair[1]) - i64::from(pair[0]))
+        .collect();
+    for block in deltas.chunks(params.block_size()) {
+        let min_delta = *block.iter().min().unwrap();
+        varint::encode_u64(zigzag::encode_i64(min_delta), out);
+        let miniblocks: Vec<Vec<u64>> = block
+            .chunks(params.miniblock_len())
+            .map(|m| m.iter().map(|&d| (d - min_delta).cast_unsigned()).collect())
+            .collect();
+        let widths: Vec<u8> = miniblocks
+            .iter()
+            .map(|m| {
+                let max = m.iter().copied().max().unwrap();
+                u8::try_from(64 - max.leading_zeros()).unwrap()
+            })
+            .collect();
+        for index in 0..params.miniblocks() {
+            out.push(widths.get(index).copied().unwrap_or(0));
+        }
+        for (mut miniblock, width) in miniblocks.into_iter().zip(widths) {
+            miniblock.resize(params.miniblock_len(), 0);
+            parquet_bitpack::pack(width, &miniblock, out);
+        }
+    }
+}
+
+#[test]
+fn the_64_bit_delta_writer_is_as_described() {
+    let mut encoded = Vec::new();
+    encode_with_64_bit_deltas(
+        &[i32::MIN, i32::MAX, i32::MIN, i32::MAX, 0, -1, 7],
+        Params::default(),
+        &mut encoded,
+    );
+    assert_eq!(encoded, INT32_WIDTH_33);
 }
 
 #[test]
@@ -318,6 +468,63 @@ fn counts_beyond_the_blocks_are_truncation_errors() {
             .encoded_len()
             .is_err()
     );
+}
+
+/// A header claiming `total` values in blocks of `block_size` in one miniblock, then
+/// `blocks` blocks of bit width 0 and min delta `min_delta`: a few bytes per block,
+/// whatever its size.
+fn zero_width_blocks(
+    block_size: u64,
+    total: u64,
+    first: i64,
+    min_delta: i64,
+    blocks: usize,
+) -> Vec<u8> {
+    let mut input = header(block_size, 1, total, first);
+    for _ in 0..blocks {
+        varint::encode_u64(zigzag::encode_i64(min_delta), &mut input);
+        input.push(0);
+    }
+    input
+}
+
+#[test]
+fn skipping_zero_width_miniblocks_takes_time_bounded_by_the_input() {
+    // 2^31 - 1 values in one block of 2^31 (12 bytes): skipped in constant time.
+    let input = zero_width_blocks(1 << 31, (1 << 31) - 1, 0, 1, 1);
+    let mut decoder = Decoder::<i32>::try_new(&input).unwrap();
+    assert_eq!(decoder.encoded_len(), Ok(input.len()));
+    assert_eq!(decoder.skip((1 << 31) - 2), Ok((1 << 31) - 2));
+    let mut out = [0; 4];
+    assert_eq!(decoder.decode(&mut out), Ok(1));
+    assert_eq!(out[0], i32::MAX - 1);
+    let mut decoder = Decoder::<i64>::try_new(&input).unwrap();
+    assert_eq!(decoder.skip(usize::MAX), Ok((1 << 31) - 1));
+    assert_eq!(decoder.remaining(), 0);
+
+    // 2^44 values in 4096 blocks of 2^32 - 128 (a unit of time per value would take
+    // hours), and a count of 2^62 beyond them.
+    let block = (1u64 << 32) - 128;
+    let input = zero_width_blocks(block, 4096 * block + 1, -5, -3, 4096);
+    let mut decoder = Decoder::<i64>::try_new(&input).unwrap();
+    assert_eq!(decoder.encoded_len(), Ok(input.len()));
+    let all = usize::try_from(4096 * block).unwrap();
+    assert_eq!(decoder.skip(all - 1), Ok(all - 1));
+    let mut out = [0; 4];
+    assert_eq!(decoder.decode(&mut out), Ok(2));
+    let last = -5 - 3 * i64::try_from(all).unwrap();
+    assert_eq!(out[..2], [last + 3, last]);
+    let input = zero_width_blocks(block, 1 << 62, 0, 0, 4096);
+    let mut decoder = Decoder::<i32>::try_new(&input).unwrap();
+    assert!(matches!(
+        decoder.skip(usize::MAX),
+        Err(Error::Truncated {
+            what: "min delta",
+            ..
+        })
+    ));
+    // The first value and 4096 blocks of deltas were skipped.
+    assert_eq!(decoder.remaining(), (1 << 62) - all - 1);
 }
 
 #[test]
@@ -441,6 +648,46 @@ proptest! {
         #[allow(clippy::cast_possible_truncation)]
         let values: Vec<i32> = values.iter().map(|&v| v as i32).collect();
         check_round_trip(&values, params, &steps)?;
+    }
+
+    /// INT32 values encoded with deltas computed in 64 bits (bit widths up to 33) decode
+    /// to the values, in any steps of decoding and skipping.
+    #[test]
+    fn round_trip_i32_with_64_bit_deltas(
+        values in values(700),
+        params in params(),
+        steps in steps(),
+        extremes in any::<bool>(),
+    ) {
+        #[allow(clippy::cast_possible_truncation)]
+        let values: Vec<i32> = values
+            .iter()
+            .map(|&v| if extremes && v % 3 != 0 {
+                [i32::MIN, i32::MAX][usize::from(v % 3 == 1)]
+            } else {
+                v as i32
+            })
+            .collect();
+        let mut encoded = Vec::new();
+        encode_with_64_bit_deltas(&values, params, &mut encoded);
+        let mut decoder = Decoder::<i32>::try_new(&encoded).unwrap();
+        prop_assert_eq!(decoder.encoded_len(), Ok(encoded.len()));
+        let mut at = 0;
+        let mut out = [0i32; 300];
+        for &(skip, count) in steps.iter().cycle().take(steps.len() * 8) {
+            let expected = count.min(values.len() - at);
+            if skip {
+                prop_assert_eq!(decoder.skip(count), Ok(expected));
+            } else {
+                prop_assert_eq!(decoder.decode(&mut out[..count]), Ok(expected));
+                prop_assert_eq!(&out[..expected], &values[at..at + expected]);
+            }
+            at += expected;
+        }
+        let mut tail = vec![0; values.len() - at];
+        prop_assert_eq!(decoder.decode(&mut tail), Ok(tail.len()));
+        prop_assert_eq!(&tail[..], &values[at..]);
+        check_against_reference(&encoded)?;
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The DELTA_BYTE_ARRAY decoder.
 
-use crate::{binary_packed, length_byte_array};
+use crate::binary_packed::{self, Length, Lengths};
+use crate::length_byte_array;
 use parquet_core::{ByteArrayBatch, Error, FixedLenByteArrayBatch, Result};
 
 /// Prefix lengths decoded at a time, about.
@@ -17,10 +18,11 @@ pub const DEFAULT_BYTE_BUDGET: usize = 64 << 20;
 /// [module docs](crate::byte_array)).
 #[derive(Clone)]
 pub struct Decoder<'a> {
-    prefixes: binary_packed::Decoder<'a, i32>,
+    /// The prefix lengths, taken exactly ([`binary_packed::Decoder::lengths_at`]).
+    prefixes: binary_packed::Decoder<'a, Length>,
     suffixes: length_byte_array::Decoder<'a>,
-    /// Prefix lengths decoded but not yet used, at `buf[buf_pos..buf_len]`.
-    buf: [i32; ROOM],
+    /// Prefix lengths decoded but not yet used (nor checked), at `buf[buf_pos..buf_len]`.
+    buf: [Length; ROOM],
     buf_pos: usize,
     buf_len: usize,
     /// The last value decoded or skipped.
@@ -42,7 +44,8 @@ impl<'a> Decoder<'a> {
     /// Reads and checks the encoding at the start of `input`: the prefix lengths' header
     /// and blocks, and the suffixes as [`length_byte_array::Decoder::try_new`] does. Takes
     /// time bounded by the input's length and allocates nothing. Prefix lengths are
-    /// checked as values are decoded.
+    /// checked as values are decoded; like the suffix lengths, they are taken exactly,
+    /// not modulo 2^32.
     ///
     /// # Errors
     ///
@@ -50,7 +53,7 @@ impl<'a> Decoder<'a> {
     /// for the prefix lengths and [`length_byte_array::Decoder::try_new`] for the
     /// suffixes; [`Error::Invalid`] when the two hold different numbers of values.
     pub fn try_new(input: &'a [u8]) -> Result<Self> {
-        let prefixes = binary_packed::Decoder::try_new(input)?;
+        let prefixes = binary_packed::Decoder::lengths_at(input, 0)?;
         let start = prefixes.encoded_len()?;
         let suffixes =
             length_byte_array::Decoder::try_new_at(input.get(start..).unwrap_or_default(), start)?;
@@ -64,7 +67,7 @@ impl<'a> Decoder<'a> {
         Ok(Self {
             prefixes,
             suffixes,
-            buf: [0; ROOM],
+            buf: [Length(0); ROOM],
             buf_pos: 0,
             buf_len: 0,
             previous: Vec::new(),
@@ -112,8 +115,8 @@ impl<'a> Decoder<'a> {
     ///
     /// # Errors
     ///
-    /// [`Error::Invalid`] for a negative prefix length or one longer than the previous
-    /// value; [`Error::LimitExceeded`] when `out` would exceed `u32::MAX` bytes. Values
+    /// [`Error::Invalid`] for a prefix length that is negative, above `i32::MAX` or
+    /// longer than the previous value; [`Error::LimitExceeded`] when `out` would exceed `u32::MAX` bytes. Values
     /// appended before an error stay in `out`.
     pub fn decode(&mut self, out: &mut ByteArrayBatch, max_values: usize) -> Result<usize> {
         let want = max_values.min(self.remaining());
@@ -211,6 +214,11 @@ impl<'a> Decoder<'a> {
     /// Skips up to `n` values and returns how many: `n` unless fewer remain. Only the
     /// previous value is kept, so skipping appends nothing anywhere.
     ///
+    /// Values are skipped one at a time, except runs of values that repeat a prefix of
+    /// the one before with an empty suffix, where both lengths are runs of bit width 0:
+    /// those are skipped in constant time. So the time taken is bounded by the input's
+    /// length, whatever `n`.
+    ///
     /// # Errors
     ///
     /// As [`Decoder::decode`].
@@ -218,6 +226,13 @@ impl<'a> Decoder<'a> {
         let want = n.min(self.remaining());
         let mut done = 0;
         while done < want {
+            if self.buf_pos == self.buf_len {
+                let k = self.skip_repeats(want - done)?;
+                if k > 0 {
+                    done += k;
+                    continue;
+                }
+            }
             let (prefix, suffix) = self.peek(self.previous.len())?;
             self.previous.truncate(prefix);
             self.previous.extend_from_slice(suffix);
@@ -227,27 +242,34 @@ impl<'a> Decoder<'a> {
         Ok(done)
     }
 
+    /// Skips up to `max` values, with nothing buffered, when the prefix lengths are at a
+    /// constant run of bit width 0 ([`binary_packed::Decoder::constant_run`]) of a length
+    /// that the previous value has, and the suffixes at a run of empty values: each
+    /// value is the same prefix of the previous one. Returns how many; 0 when the decoder
+    /// is not at such a run.
+    fn skip_repeats(&mut self, max: usize) -> Result<usize> {
+        let Some((prefix, count)) = self.prefixes.constant_run()? else {
+            return Ok(0);
+        };
+        // The prefix is the last one returned, which was checked; check again anyway.
+        let Ok(prefix) = prefix_len(prefix.0, self.previous.len(), &self.prefixes) else {
+            return Ok(0);
+        };
+        let k = self.suffixes.skip_empty(count.min(max))?;
+        if k > 0 {
+            self.prefixes.skip(k)?;
+            self.previous.truncate(prefix);
+        }
+        Ok(k)
+    }
+
     /// The next prefix length, checked against the previous value's length, and suffix.
     #[inline]
     fn peek(&mut self, previous_len: usize) -> Result<(usize, &'a [u8])> {
         if self.buf_pos == self.buf_len {
             self.fill()?;
         }
-        let prefix = self.buf[self.buf_pos];
-        let Ok(prefix) = usize::try_from(prefix) else {
-            return Err(Error::invalid(
-                "prefix length (negative)",
-                self.prefixes.position(),
-                i64::from(prefix).cast_unsigned(),
-            ));
-        };
-        if prefix > previous_len {
-            return Err(Error::invalid(
-                "prefix length (longer than the previous value)",
-                self.prefixes.position(),
-                prefix as u64,
-            ));
-        }
+        let prefix = prefix_len(self.buf[self.buf_pos].0, previous_len, &self.prefixes)?;
         let suffix = self.suffixes.peek()?.ok_or(Error::truncated(
             "suffixes",
             self.suffixes.encoded_len(),
@@ -303,12 +325,12 @@ impl Run {
     #[inline]
     fn decode(
         &mut self,
-        prefixes: &[i32],
+        prefixes: &[Length],
         lengths: &[u32],
         (data, data_at): (&[u8], usize),
         previous: &[u8],
         out: &mut ByteArrayBatch,
-        position: &binary_packed::Decoder<'_, i32>,
+        position: &binary_packed::Decoder<'_, Length>,
     ) -> (usize, usize, Result<()>) {
         let (mut previous_len, mut appended, mut first) =
             (self.previous_len, self.appended, self.first);
@@ -321,7 +343,7 @@ impl Run {
             // A run of values of prefix length 0: their suffixes, back to back in `data`,
             // appended with one copy.
             let (run, run_offset) = (done, offset);
-            while done < k && prefixes[done] == 0 {
+            while done < k && prefixes[done].0 == 0 {
                 let len = lengths[done] as usize;
                 if !first && appended + len > budget {
                     break;
@@ -341,27 +363,15 @@ impl Run {
             ) {
                 return (run, run_offset, Err(e));
             }
-            if done == k || prefixes[done] == 0 {
+            if done == k || prefixes[done].0 == 0 {
                 break; // the end, or the byte budget is spent
             }
             // A value with a prefix.
             let length = lengths[done] as usize;
-            let prefix = match usize::try_from(prefixes[done]) {
-                Ok(prefix) if prefix <= previous_len => prefix,
-                Ok(prefix) => {
-                    result = Err(Error::invalid(
-                        "prefix length (longer than the previous value)",
-                        position.position(),
-                        prefix as u64,
-                    ));
-                    break;
-                }
-                Err(_) => {
-                    result = Err(Error::invalid(
-                        "prefix length (negative)",
-                        position.position(),
-                        i64::from(prefixes[done]).cast_unsigned(),
-                    ));
+            let prefix = match prefix_len(prefixes[done].0, previous_len, position) {
+                Ok(prefix) => prefix,
+                Err(e) => {
+                    result = Err(e);
                     break;
                 }
             };
@@ -394,6 +404,35 @@ impl Run {
         }
         (self.previous_len, self.appended, self.first) = (previous_len, appended, first);
         (done, offset, result)
+    }
+}
+
+/// Checks a prefix length read by `position` against the previous value's length.
+#[inline]
+fn prefix_len(
+    prefix: i64,
+    previous_len: usize,
+    position: &binary_packed::Decoder<'_, Length>,
+) -> Result<usize> {
+    const MAX: usize = i32::MAX as usize;
+    match usize::try_from(prefix) {
+        Ok(len) if len <= previous_len.min(MAX) => Ok(len),
+        _ => Err(prefix_error(prefix, position)),
+    }
+}
+
+/// The error for a prefix length that is negative, above `i32::MAX`, or longer than the
+/// previous value.
+#[cold]
+fn prefix_error(prefix: i64, position: &binary_packed::Decoder<'_, Length>) -> Error {
+    if (0..=i64::from(i32::MAX)).contains(&prefix) {
+        Error::invalid(
+            "prefix length (longer than the previous value)",
+            position.position(),
+            prefix.cast_unsigned(),
+        )
+    } else {
+        Lengths::Prefix.error(position.position(), prefix.into())
     }
 }
 

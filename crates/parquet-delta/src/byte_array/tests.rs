@@ -1,7 +1,7 @@
 use super::*;
 use crate::binary_packed::{self, Params};
 use crate::length_byte_array::tests::{byte_arrays, params};
-use parquet_core::{ByteArrayBatch, Error, FixedLenByteArrayBatch, Result};
+use parquet_core::{ByteArrayBatch, Error, FixedLenByteArrayBatch, Result, varint};
 use proptest::prelude::*;
 
 /// The specification's example: "axis", "axle", "babble", "babyhood".
@@ -127,6 +127,183 @@ fn prefix_errors() {
     let input = raw(&[0, 3], &[b"ab", b"c"]);
     let mut decoder = Decoder::try_new(&input).unwrap();
     assert!(decoder.skip(2).is_err());
+}
+
+/// Prefix (and suffix) lengths are taken exactly, not modulo 2^32: a prefix of 2^32 is
+/// not 0.
+#[test]
+fn lengths_outside_the_i32_range_are_errors() {
+    use binary_packed::tests::one_block;
+    let with_suffixes = |mut prefixes: Vec<u8>| {
+        crate::length_byte_array::encode([&b"ab"[..], b"c"], Params::default(), &mut prefixes)
+            .unwrap();
+        prefixes
+    };
+    let decode = |input: &[u8]| {
+        let mut decoder = Decoder::try_new(input).unwrap();
+        let mut out = ByteArrayBatch::new();
+        let result = decoder.decode(&mut out, 10);
+        let skipped = Decoder::try_new(input).unwrap().skip(2);
+        (result, out.len(), skipped)
+    };
+    // 0, then 2^32 (low bits 0): the first value stays, the second is an error.
+    let input = with_suffixes(one_block(2, 0, 1 << 32, 0, &[]));
+    let (result, len, skipped) = decode(&input);
+    assert!(matches!(
+        result,
+        Err(Error::Invalid {
+            what: "prefix length (above i32::MAX)",
+            value: 0x1_0000_0000,
+            ..
+        })
+    ));
+    assert_eq!(len, 1);
+    assert!(skipped.is_err());
+    // 0, then 2^32 + 1 (low bits 1, which the first value's length would allow).
+    let input = with_suffixes(one_block(2, 0, 0, 33, &[(1 << 32) + 1]));
+    let (result, len, skipped) = decode(&input);
+    assert!(matches!(
+        result,
+        Err(Error::Invalid {
+            what: "prefix length (above i32::MAX)",
+            value: 0x1_0000_0001,
+            ..
+        })
+    ));
+    assert_eq!(len, 1);
+    assert!(skipped.is_err());
+    // 0, then 0 + (2^63 - 1) + (2^63 + 2) = 2^64 + 1: 1 modulo 2^64.
+    let input = with_suffixes(one_block(2, 0, i64::MAX, 64, &[(1 << 63) + 2]));
+    let (result, len, skipped) = decode(&input);
+    assert!(matches!(
+        result,
+        Err(Error::Invalid {
+            what: "prefix length (above i32::MAX)",
+            ..
+        })
+    ));
+    assert_eq!(len, 1);
+    assert!(skipped.is_err());
+    // 0, then 0 + (2^63 - 1), then 2^64 - 2 (saturated): the second is an error.
+    let input = with_suffixes(one_block(2, 0, i64::MAX, 0, &[]));
+    let (result, len, skipped) = decode(&input);
+    assert!(matches!(
+        result,
+        Err(Error::Invalid {
+            what: "prefix length (above i32::MAX)",
+            value: 0x7fff_ffff_ffff_ffff,
+            ..
+        })
+    ));
+    assert_eq!(len, 1);
+    assert!(skipped.is_err());
+    // 0, then -2^32 + 1 (low bits 1).
+    let input = with_suffixes(one_block(2, 0, -(1 << 32) + 1, 0, &[]));
+    let (result, len, skipped) = decode(&input);
+    assert!(matches!(
+        result,
+        Err(Error::Invalid {
+            what: "prefix length (negative)",
+            ..
+        })
+    ));
+    assert_eq!(len, 1);
+    assert!(skipped.is_err());
+    // A first prefix of 2^62.
+    let input = with_suffixes(one_block(2, 1 << 62, 0, 0, &[]));
+    let (result, len, _) = decode(&input);
+    assert!(matches!(
+        result,
+        Err(Error::Invalid {
+            what: "prefix length (above i32::MAX)",
+            value: 0x4000_0000_0000_0000,
+            ..
+        })
+    ));
+    assert_eq!(len, 0);
+    // The same prefixes in range decode: "ab", then "a" + "c".
+    let input = with_suffixes(one_block(2, 0, -(1 << 32), 33, &[(1 << 32) + 1]));
+    let (result, len, skipped) = decode(&input);
+    assert_eq!((result, len, skipped), (Ok(2), 2, Ok(2)));
+
+    // Suffix lengths: a first suffix length of 2^32 + 2 (low bits 2) fails up front.
+    let mut input = Vec::new();
+    binary_packed::encode(&[0i32, 0], Params::default(), &mut input);
+    input.extend_from_slice(&one_block(2, (1 << 32) + 2, -(1 << 32) - 1, 0, &[]));
+    input.extend_from_slice(b"abc");
+    assert!(matches!(
+        Decoder::try_new(&input),
+        Err(Error::Invalid {
+            what: "byte array length (above i32::MAX)",
+            value: 0x1_0000_0002,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn huge_counts_of_empty_values_take_time_bounded_by_the_input() {
+    // 2^31 - 1 empty values: prefix lengths and suffix lengths all 0, each in one
+    // miniblock of width 0 (14 bytes).
+    let zeros = [
+        0x80, 0x80, 0x80, 0x80, 0x08, 1, 0xff, 0xff, 0xff, 0xff, 0x07, 0, 0, 0,
+    ];
+    let input = [zeros, zeros].concat();
+    let mut decoder = Decoder::try_new(&input).unwrap();
+    assert_eq!(decoder.remaining(), (1 << 31) - 1);
+    assert_eq!(decoder.skip((1 << 31) - 2), Ok((1 << 31) - 2));
+    let mut out = ByteArrayBatch::new();
+    assert_eq!(decoder.decode(&mut out, 10), Ok(1));
+    assert_eq!(out.get(0), Some(&b""[..]));
+    // 2^44 of them, in 4096 blocks of 2^32 - 128 each.
+    let mut lengths = Vec::new();
+    for value in [(1 << 32) - 128, 1, 4096 * ((1 << 32) - 128) + 1, 0] {
+        varint::encode_u64(value, &mut lengths);
+    }
+    for _ in 0..4096 {
+        lengths.extend_from_slice(&[0, 0]);
+    }
+    let input = [&lengths[..], &lengths[..]].concat();
+    let mut decoder = Decoder::try_new(&input).unwrap();
+    assert_eq!(decoder.skip(usize::MAX), Ok(4096 * ((1 << 32) - 128) + 1));
+}
+
+/// Skipping runs of values that repeat a prefix of the value before (the runs that skip
+/// in constant time) leaves the decoder where skipping one by one does.
+#[test]
+fn skipping_repeats_agrees_with_decoding() {
+    let mut values: Vec<&[u8]> = vec![b"abcdef"];
+    values.extend(std::iter::repeat_n(&b"abcdef"[..], 1000));
+    values.extend(std::iter::repeat_n(&b"abc"[..], 1000));
+    values.push(b"abx");
+    values.extend(std::iter::repeat_n(&b""[..], 700));
+    values.push(b"y");
+    let mut encoded = Vec::new();
+    encode(values.iter().copied(), Params::default(), &mut encoded).unwrap();
+    for skip in [
+        0, 1, 2, 127, 128, 129, 999, 1000, 1001, 1500, 2000, 2001, 2002, 2500, 2702,
+    ] {
+        let mut decoder = Decoder::try_new(&encoded).unwrap();
+        assert_eq!(decoder.skip(skip), Ok(skip));
+        let mut out = ByteArrayBatch::new();
+        while decoder.remaining() > 0 {
+            decoder.decode(&mut out, 100).unwrap();
+        }
+        assert!(out.iter().eq(values[skip..].iter().copied()), "{skip}");
+        // In two steps.
+        let mut decoder = Decoder::try_new(&encoded).unwrap();
+        assert_eq!(decoder.skip(skip / 2), Ok(skip / 2));
+        assert_eq!(decoder.skip(skip - skip / 2), Ok(skip - skip / 2));
+        let mut out = ByteArrayBatch::new();
+        assert_eq!(
+            decoder.decode(&mut out, 1),
+            Ok(usize::from(skip < values.len()))
+        );
+        assert!(
+            out.iter().eq(values[skip..].iter().copied().take(1)),
+            "{skip}"
+        );
+    }
 }
 
 #[test]
@@ -348,7 +525,8 @@ proptest! {
 fn reference(input: &[u8], cap: usize) -> Result<Vec<Vec<u8>>> {
     let prefixes = binary_packed::Decoder::<i32>::try_new(input)?;
     let start = prefixes.encoded_len()?;
-    let prefixes = binary_packed::tests::decode_all::<i32>(input, usize::MAX)?;
+    // Prefix lengths are exact, not modulo 2^32.
+    let prefixes = binary_packed::tests::reference_exact(input, usize::MAX)?;
     let mut suffixes = crate::length_byte_array::Decoder::try_new(&input[start..])?;
     if suffixes.len() != prefixes.len() {
         return Err(Error::invalid("count", 0, 0));
@@ -356,6 +534,7 @@ fn reference(input: &[u8], cap: usize) -> Result<Vec<Vec<u8>>> {
     let mut values: Vec<Vec<u8>> = Vec::new();
     let mut previous = Vec::new();
     for &prefix in prefixes.iter().take(cap) {
+        let prefix = i32::try_from(prefix).map_err(|_| Error::invalid("prefix", 0, 0))?;
         let prefix = usize::try_from(prefix).map_err(|_| Error::invalid("prefix", 0, 0))?;
         let suffix = suffixes.next_value()?.unwrap();
         if prefix > previous.len() {

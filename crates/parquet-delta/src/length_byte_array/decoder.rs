@@ -1,6 +1,6 @@
 //! The DELTA_LENGTH_BYTE_ARRAY decoder.
 
-use crate::binary_packed;
+use crate::binary_packed::{self, Length, Lengths};
 use parquet_core::{ByteArrayBatch, Error, Result};
 
 /// Lengths decoded at a time, about.
@@ -16,7 +16,8 @@ const ROOM: usize = LENGTHS + 64;
 /// values it appends (whose bytes are all in the input).
 #[derive(Clone)]
 pub struct Decoder<'a> {
-    lengths: binary_packed::Decoder<'a, i32>,
+    /// The lengths, taken exactly ([`binary_packed::Decoder::lengths_at`]).
+    lengths: binary_packed::Decoder<'a, Length>,
     /// The values' bytes, exactly (any data after the last value is cut off).
     data: &'a [u8],
     /// Offset of `data` as errors report it.
@@ -42,21 +43,26 @@ impl core::fmt::Debug for Decoder<'_> {
 
 impl<'a> Decoder<'a> {
     /// Reads and checks the encoding at the start of `input`: the lengths' header and
-    /// blocks, that no length is negative and that the lengths fit in the data that
-    /// follows them. Takes time bounded by the input's length and allocates nothing.
+    /// blocks, that every length is in `0..=i32::MAX` and that the lengths fit in the
+    /// data that follows them. Takes time bounded by the input's length and allocates
+    /// nothing.
+    ///
+    /// The lengths are taken exactly, not modulo 2^32 as INT32 values are: a first value
+    /// or a sum of deltas outside `0..=i32::MAX` is an error even where its low 32 bits
+    /// would make a length.
     ///
     /// # Errors
     ///
     /// As [`binary_packed::Decoder::try_new`] and [`binary_packed::Decoder::encoded_len`]
-    /// for the lengths; [`Error::Invalid`] for a negative length; [`Error::Truncated`]
-    /// when the lengths add up to more than the data.
+    /// for the lengths; [`Error::Invalid`] for a length that is negative or above
+    /// `i32::MAX`; [`Error::Truncated`] when the lengths add up to more than the data.
     pub fn try_new(input: &'a [u8]) -> Result<Self> {
         Self::try_new_at(input, 0)
     }
 
     /// As [`Decoder::try_new`], with offsets in errors moved by `base`.
     pub(crate) fn try_new_at(input: &'a [u8], base: usize) -> Result<Self> {
-        let lengths = binary_packed::Decoder::<i32>::try_new_at(input, base)?;
+        let lengths = binary_packed::Decoder::lengths_at(input, base)?;
         let start = lengths.encoded_len()? - base;
         let data = input.get(start..).unwrap_or_default();
         let (_, total) = lengths
@@ -186,6 +192,19 @@ impl<'a> Decoder<'a> {
         Ok(buffered + skipped)
     }
 
+    /// Skips up to `max` values when the decoder is at a run of empty values that skips
+    /// in constant time ([`binary_packed::Decoder::constant_run`]), and returns how
+    /// many; 0 when it is not.
+    pub(crate) fn skip_empty(&mut self, max: usize) -> Result<usize> {
+        if self.buf_pos < self.buf_len {
+            return Ok(0);
+        }
+        match self.lengths.constant_run()? {
+            Some((Length(0), count)) => self.lengths.skip(count.min(max)),
+            _ => Ok(0),
+        }
+    }
+
     /// The next value, borrowed from the input; `None` when none remain.
     ///
     /// # Errors
@@ -271,7 +290,7 @@ impl<'a> Decoder<'a> {
     /// Decodes the next lengths into the (empty) buffer.
     #[inline(never)]
     fn fill(&mut self) -> Result<()> {
-        let mut lengths = [0i32; ROOM];
+        let mut lengths = [Length(0); ROOM];
         let n = self.lengths.aligned_len(LENGTHS);
         let n = self.lengths.decode(&mut lengths[..n])?;
         if n == 0 {
@@ -282,17 +301,12 @@ impl<'a> Decoder<'a> {
                 0,
             ));
         }
-        if lengths[..n].iter().fold(0, |acc, &length| acc | length) < 0 {
-            let at = self.lengths.position();
-            let negative = lengths[..n].iter().find(|&&length| length < 0).copied();
-            return Err(Error::invalid(
-                "byte array length (negative)",
-                at,
-                i64::from(negative.unwrap_or(-1)).cast_unsigned(),
-            ));
-        }
-        for (slot, &length) in self.buf.iter_mut().zip(&lengths[..n]) {
-            *slot = length.cast_unsigned();
+        Lengths::ByteArray.check(&lengths[..n], self.lengths.position())?;
+        for (slot, &Length(length)) in self.buf.iter_mut().zip(&lengths[..n]) {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // checked
+            {
+                *slot = length as u32;
+            }
         }
         self.buf_pos = 0;
         self.buf_len = n;

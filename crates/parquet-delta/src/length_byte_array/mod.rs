@@ -33,11 +33,12 @@
 //! ```
 //!
 //! [`Decoder::try_new`] checks the whole encoding up front without allocating: it
-//! walks the lengths once to find where the data starts, that no length is negative, and
-//! that the lengths fit in the data (data past the last value is allowed and ignored;
-//! [`Decoder::encoded_len`] says where the values end). Decoding then reads the lengths
-//! in small batches in step with the data, so memory does not grow with the header's
-//! value count.
+//! walks the lengths once to find where the data starts, that every length is in
+//! `0..=i32::MAX` (taken exactly: lengths are not INT32 values, which wrap modulo 2^32),
+//! and that the lengths fit in the data (data past the last value is allowed and
+//! ignored; [`Decoder::encoded_len`] says where the values end). Decoding then reads the
+//! lengths in small batches in step with the data, so memory does not grow with the
+//! header's value count.
 
 mod decoder;
 mod encoder;

@@ -135,6 +135,170 @@ fn checking_takes_time_bounded_by_the_input() {
     ));
 }
 
+/// Lengths are taken exactly, not modulo 2^32 as INT32 values are: a length whose low 32
+/// bits would do is still an error, wherever its excess comes from.
+#[test]
+fn lengths_outside_the_i32_range_are_errors() {
+    use binary_packed::tests::one_block;
+    let above =
+        |at: usize, value: u64| Error::invalid("byte array length (above i32::MAX)", at, value);
+    let negative = |at: usize, value: i64| {
+        Error::invalid("byte array length (negative)", at, value.cast_unsigned())
+    };
+    let with_data = |mut lengths: Vec<u8>| {
+        lengths.extend_from_slice(b"abcdefghijklmnop");
+        lengths
+    };
+    // A first value of 2^62 (whose low 32 bits are 0): its header is 4 + 10 bytes.
+    let input = with_data(one_block(1, 1 << 62, 0, 0, &[]));
+    assert_eq!(Decoder::try_new(&input).unwrap_err(), above(14, 1 << 62));
+    // A first value of 2^32 + 3 (low 32 bits: 3).
+    let input = with_data(one_block(1, (1 << 32) + 3, 0, 0, &[]));
+    assert_eq!(
+        Decoder::try_new(&input).unwrap_err(),
+        above(9, (1 << 32) + 3)
+    );
+    // A min delta of 2^62 in a miniblock of width 0: 0, then 2^62.
+    let input = with_data(one_block(2, 0, 1 << 62, 0, &[]));
+    assert!(matches!(
+        Decoder::try_new(&input),
+        Err(Error::Invalid {
+            what: "byte array length (above i32::MAX)",
+            value: 0x4000_0000_0000_0000,
+            ..
+        })
+    ));
+    // A delta of 2^62 in a miniblock of width 63: 0, then 2^62.
+    let input = with_data(one_block(2, 0, 0, 63, &[1 << 62]));
+    assert!(matches!(
+        Decoder::try_new(&input),
+        Err(Error::Invalid {
+            what: "byte array length (above i32::MAX)",
+            value: 0x4000_0000_0000_0000,
+            ..
+        })
+    ));
+    // A delta of 2^32 + 1 in a miniblock of width 33: 2, then 2^32 + 3 (low bits 3).
+    let input = with_data(one_block(2, 2, 0, 33, &[(1 << 32) + 1]));
+    assert!(matches!(
+        Decoder::try_new(&input),
+        Err(Error::Invalid {
+            what: "byte array length (above i32::MAX)",
+            value: 0x1_0000_0003,
+            ..
+        })
+    ));
+    // A min delta of -2^32 and a delta of 2^32 + 1 (sum 1) keep the length in range, at
+    // any width: 2, then 3.
+    let input = with_data(one_block(2, 2, -(1 << 32), 33, &[(1 << 32) + 1]));
+    let decoder = Decoder::try_new(&input).unwrap();
+    assert_eq!(
+        decoder.clone().values().collect::<Result<Vec<_>>>(),
+        Ok(vec![&b"ab"[..], b"cde"])
+    );
+    // 5, then 5 + (2^63 - 1) + (2^63 + 4) = 2^64 + 8: 8 modulo 2^64 (and 2^32), which
+    // INT32 values may be but a length may not.
+    let lengths = one_block(2, 5, i64::MAX, 64, &[(1 << 63) + 4]);
+    assert_eq!(
+        binary_packed::tests::decode_all::<i32>(&lengths, 10),
+        Ok(vec![5, 8])
+    );
+    assert_eq!(
+        binary_packed::tests::decode_all::<i64>(&lengths, 10),
+        Ok(vec![5, 8])
+    );
+    assert!(matches!(
+        Decoder::try_new(&with_data(lengths)),
+        Err(Error::Invalid {
+            what: "byte array length (above i32::MAX)",
+            value: 0x7fff_ffff_ffff_ffff,
+            ..
+        })
+    ));
+    // 5, then 5 + (-2^63) + 2^32 = -(2^63 - 2^32 - 5): negative, however wide.
+    let input = with_data(one_block(2, 5, i64::MIN, 33, &[1 << 32]));
+    assert!(matches!(
+        Decoder::try_new(&input),
+        Err(Error::Invalid {
+            what: "byte array length (negative)",
+            ..
+        })
+    ));
+    // 0, then 0 + (-2^32) + 2^32 + 2^31: 2^31, one past i32::MAX.
+    let input = with_data(one_block(2, 0, -(1 << 32), 34, &[(1 << 32) + (1 << 31)]));
+    assert!(matches!(
+        Decoder::try_new(&input),
+        Err(Error::Invalid {
+            what: "byte array length (above i32::MAX)",
+            value: 0x8000_0000,
+            ..
+        })
+    ));
+    // A negative first value whose low 32 bits are positive.
+    let input = with_data(one_block(1, -(1 << 32) + 3, 0, 0, &[]));
+    assert_eq!(
+        Decoder::try_new(&input).unwrap_err(),
+        negative(9, -(1 << 32) + 3)
+    );
+    // i32::MAX itself is a length, but not backed by the data.
+    let input = with_data(one_block(1, i32::MAX.into(), 0, 0, &[]));
+    assert_eq!(
+        Decoder::try_new(&input).unwrap_err(),
+        Error::truncated("byte array data", 9, i32::MAX as usize, 16)
+    );
+}
+
+/// Skipping and decoding after `try_new` see the same lengths as it checked.
+#[test]
+fn lengths_in_range_from_wide_miniblocks_decode_and_skip() {
+    use binary_packed::tests::one_block;
+    // 1, then +2, +3, ... with a min delta of -2^40 and deltas of 2^40 + k (width 41).
+    let deltas: Vec<u64> = (2..=33).map(|k| (1 << 40) + k).collect();
+    let lengths: Vec<usize> = (0..33).map(|i| 1 + (i * (i + 3)) / 2).collect();
+    let mut input = one_block(33, 1, -(1 << 40), 41, &deltas);
+    #[allow(clippy::cast_possible_truncation)]
+    let data: Vec<u8> = (0..lengths.iter().sum::<usize>())
+        .map(|i| (i % 251) as u8)
+        .collect();
+    input.extend_from_slice(&data);
+    let mut decoder = Decoder::try_new(&input).unwrap();
+    assert_eq!(decoder.encoded_len(), input.len());
+    let mut out = ByteArrayBatch::new();
+    assert_eq!(decoder.decode(&mut out, 3), Ok(3));
+    assert_eq!(decoder.skip(20), Ok(20));
+    assert_eq!(decoder.decode(&mut out, 100), Ok(10));
+    let got: Vec<usize> = out.iter().map(<[u8]>::len).collect();
+    let mut expected = lengths[..3].to_vec();
+    expected.extend_from_slice(&lengths[23..]);
+    assert_eq!(got, expected);
+    let start: usize = lengths[..23].iter().sum();
+    assert_eq!(out.get(3).unwrap(), &data[start..start + lengths[23]]);
+}
+
+#[test]
+fn huge_counts_of_empty_values_take_time_bounded_by_the_input() {
+    // 2^31 - 1 empty values in one miniblock of width 0: 14 bytes.
+    let input = [
+        0x80, 0x80, 0x80, 0x80, 0x08, 1, 0xff, 0xff, 0xff, 0xff, 0x07, 0, 0, 0,
+    ];
+    let mut decoder = Decoder::try_new(&input).unwrap();
+    assert_eq!(decoder.remaining(), (1 << 31) - 1);
+    assert_eq!(decoder.encoded_len(), input.len());
+    assert_eq!(decoder.skip((1 << 31) - 2), Ok((1 << 31) - 2));
+    assert_eq!(decoder.next_value(), Ok(Some(&b""[..])));
+    assert_eq!(decoder.next_value(), Ok(None));
+    // 2^44 of them, in 4096 blocks of 2^32 - 128.
+    let mut input = Vec::new();
+    for value in [(1 << 32) - 128, 1, 4096 * ((1 << 32) - 128) + 1, 0] {
+        varint::encode_u64(value, &mut input);
+    }
+    for _ in 0..4096 {
+        input.extend_from_slice(&[0, 0]);
+    }
+    let mut decoder = Decoder::try_new(&input).unwrap();
+    assert_eq!(decoder.skip(usize::MAX), Ok(4096 * ((1 << 32) - 128) + 1));
+}
+
 #[test]
 fn value_longer_than_i32_is_refused() {
     assert_eq!(
@@ -281,9 +445,11 @@ proptest! {
 fn reference(input: &[u8], cap: usize) -> Result<Vec<&[u8]>> {
     let decoder = binary_packed::Decoder::<i32>::try_new(input)?;
     let mut data = &input[decoder.encoded_len()?..];
-    let lengths = binary_packed::tests::decode_all::<i32>(input, usize::MAX)?;
+    // Lengths are exact, not modulo 2^32.
+    let lengths = binary_packed::tests::reference_exact(input, usize::MAX)?;
     let mut values = Vec::new();
     for &length in &lengths {
+        let length = i32::try_from(length).map_err(|_| Error::invalid("length", 0, 0))?;
         let length = usize::try_from(length).map_err(|_| Error::invalid("length", 0, 0))?;
         let (value, rest) = data
             .split_at_checked(length)
