@@ -6,6 +6,7 @@
 use ::brotli::enc::{BrotliEncoderParams, StandardAlloc};
 use ::brotli::{BrotliDecompressStream, BrotliResult, BrotliState};
 
+use crate::output::Sink;
 use crate::{Codec, Error, Result};
 
 /// The log2 of the window the encoder uses (Arrow C++ and arrow-rs use 22 as well).
@@ -27,29 +28,34 @@ pub(crate) fn compress(level: i32, input: &[u8], out: &mut Vec<u8>) -> Result<()
 
 /// Decompresses the Brotli stream `input`, which must end where the stream ends, into
 /// `out`.
-pub(crate) fn decompress(input: &[u8], out: &mut [u8]) -> Result<usize> {
+pub(crate) fn decompress<S: Sink + ?Sized>(input: &[u8], out: &mut S) -> Result<usize> {
     let mut state = BrotliState::new_strict(
         StandardAlloc::default(),
         StandardAlloc::default(),
         StandardAlloc::default(),
     );
     let (mut available_in, mut input_offset) = (input.len(), 0);
-    let (mut available_out, mut written) = (out.len(), 0);
+    let mut written = 0;
     let mut total_out = 0;
+    let limit = out.limit();
     loop {
+        // The decoder keeps its window itself: each call may write to fresh room.
+        let room = out.room(written)?;
+        let (mut available_out, mut room_written) = (room.len(), 0);
         let result = BrotliDecompressStream(
             &mut available_in,
             &mut input_offset,
             input,
             &mut available_out,
-            &mut written,
-            out,
+            &mut room_written,
+            room,
             &mut total_out,
             &mut state,
         );
+        written += room_written;
         match result {
             BrotliResult::ResultSuccess => return stream_end(input, input_offset, written),
-            BrotliResult::NeedsMoreOutput if available_out > 0 => {}
+            BrotliResult::NeedsMoreOutput if written < limit => {}
             BrotliResult::NeedsMoreOutput => {
                 // The output is full: one probe byte tells whether the stream has more.
                 let mut probe = [0u8; 1];
@@ -67,7 +73,7 @@ pub(crate) fn decompress(input: &[u8], out: &mut [u8]) -> Result<usize> {
                 if probe_written != 0 || matches!(result, BrotliResult::NeedsMoreOutput) {
                     return Err(Error::TooLong {
                         codec: Codec::Brotli,
-                        limit: out.len(),
+                        limit,
                     });
                 }
                 if matches!(result, BrotliResult::ResultSuccess) {

@@ -157,19 +157,3 @@ impl Compressor {
         result
     }
 }
-
-/// Appends the output of `compress_into` to `out`: it is given `bound` bytes of room (at
-/// least what it can write) and returns how many it wrote. On error `out` is left
-/// longer, for [`Compressor::compress`] to cut back.
-#[cfg(any(feature = "snappy", feature = "lz4", feature = "zstd"))]
-pub(crate) fn append_bounded(
-    out: &mut Vec<u8>,
-    bound: usize,
-    compress_into: impl FnOnce(&mut [u8]) -> Result<usize>,
-) -> Result<()> {
-    let start = out.len();
-    out.resize(start + bound, 0);
-    let written = compress_into(&mut out[start..])?;
-    out.truncate(start + written);
-    Ok(())
-}

@@ -2,6 +2,7 @@
 
 use core::fmt;
 
+use crate::output::{Growing, first_room, grow, reserve};
 use crate::{Codec, Error, Result};
 
 #[cfg(feature = "brotli")]
@@ -90,8 +91,12 @@ impl Decompressor {
     /// Parquet page header's `uncompressed_page_size`), and appends the result to `out`.
     ///
     /// `out` grows by at most `expected_len` bytes of capacity, and only after the
-    /// checks that need no decompression have passed (see the crate docs). On error,
-    /// `out` keeps its length and contents.
+    /// checks that need no decompression have passed (see the crate docs). GZIP,
+    /// DEFLATE, BROTLI and ZSTD frames without a content size do not take
+    /// `expected_len` on trust: their room starts at what the input's length makes
+    /// plausible (`min(expected_len, 32 * input.len() + 64 KiB)`, or the spare capacity
+    /// `out` already has) and grows as the decoder fills it. On error, `out` keeps its
+    /// length and contents.
     ///
     /// # Errors
     ///
@@ -109,7 +114,8 @@ impl Decompressor {
         out: &mut Vec<u8>,
     ) -> Result<()> {
         check_enabled(codec)?;
-        match size(codec, input)? {
+        let size = size(codec, input)?;
+        match size {
             Size::Exact(len) if len > expected_len => {
                 return Err(Error::TooLong {
                     codec,
@@ -139,8 +145,8 @@ impl Decompressor {
             return Ok(());
         }
         let start = out.len();
-        grow(out, expected_len)?;
-        match self.decompress_slice(codec, input, &mut out[start..], Some(expected_len)) {
+        let room = (expected_len, streams(codec, &size));
+        match self.decompress_vec(codec, input, out, room, Some(expected_len)) {
             Ok(written) if written == expected_len => Ok(()),
             Ok(written) => {
                 out.truncate(start);
@@ -157,13 +163,45 @@ impl Decompressor {
         }
     }
 
+    /// Decompresses `input`, to at most `room` bytes, onto the end of `out`, and returns
+    /// the bytes written, with `out` cut to them; on error `out` is left longer, for the
+    /// caller to cut back. `stream` says whether the codec [`streams`] into room that
+    /// grows as it is filled (otherwise all of `room` is made at once: the codec's
+    /// output is bounded by its input); `expected` tells the Hadoop-framed codecs the
+    /// size that decides between their two readings.
+    fn decompress_vec(
+        &mut self,
+        codec: Codec,
+        input: &[u8],
+        out: &mut Vec<u8>,
+        (room, stream): (usize, bool),
+        expected: Option<usize>,
+    ) -> Result<usize> {
+        let start = out.len();
+        let written = if stream {
+            // Room as the data needs it, from what the input makes plausible (or what
+            // `out` has spare already).
+            let first = first_room(input.len()).max(out.capacity() - start);
+            let mut output = Growing::new(out, room, first)?;
+            self.decompress_growing(codec, input, &mut output)?
+        } else {
+            grow(out, room)?;
+            self.decompress_slice(codec, input, &mut out[start..], expected)?
+        };
+        out.truncate(start + written);
+        Ok(written)
+    }
+
     /// Decompresses `input`, which may decompress to at most `max_len` bytes, appends
     /// the result to `out` and returns its length: for ORC's compression chunks, whose
     /// decompressed size is bounded by the file's compression block size but not
     /// recorded.
     ///
     /// `out` grows by at most `max_len` bytes of capacity, less when the codec bounds
-    /// the output by the input's length. On error, `out` keeps its length and contents.
+    /// the output by the input's length, or (GZIP, DEFLATE, BROTLI and ZSTD frames
+    /// without a content size) when the data decompresses to less: their room grows as
+    /// the decoder fills it, as for [`Decompressor::decompress`]. On error, `out` keeps
+    /// its length and contents.
     ///
     /// # Errors
     ///
@@ -176,7 +214,8 @@ impl Decompressor {
         out: &mut Vec<u8>,
     ) -> Result<usize> {
         check_enabled(codec)?;
-        let room = match size(codec, input)? {
+        let size = size(codec, input)?;
+        let room = match size {
             Size::Exact(len) if len > max_len => {
                 return Err(Error::TooLong {
                     codec,
@@ -187,13 +226,8 @@ impl Decompressor {
             Size::Unknown => max_len,
         };
         let start = out.len();
-        grow(out, room)?;
-        let result = self.decompress_slice(codec, input, &mut out[start..], None);
-        match result {
-            Ok(written) => {
-                out.truncate(start + written);
-                Ok(written)
-            }
+        match self.decompress_vec(codec, input, out, (room, streams(codec, &size)), None) {
+            Ok(written) => Ok(written),
             Err(Error::TooLong { codec, .. }) => {
                 out.truncate(start);
                 Err(Error::TooLong {
@@ -279,6 +313,37 @@ impl Decompressor {
         }
     }
 
+    /// Decompresses into `out`, which grows as it is filled, a codec that [`streams`].
+    #[allow(
+        unused_variables,
+        clippy::unused_self,
+        clippy::needless_pass_by_ref_mut
+    )]
+    fn decompress_growing(
+        &mut self,
+        codec: Codec,
+        input: &[u8],
+        out: &mut Growing<'_>,
+    ) -> Result<usize> {
+        if input.is_empty() {
+            return Ok(0);
+        }
+        match codec {
+            #[cfg(feature = "gzip")]
+            Codec::Gzip => flate::gunzip(self.inflate(), input, out),
+            #[cfg(feature = "deflate")]
+            Codec::Deflate => flate::inflate(self.inflate(), input, out),
+            #[cfg(feature = "brotli")]
+            Codec::Brotli => brotli::decompress(input, out),
+            #[cfg(any(feature = "zstd", feature = "ruzstd"))]
+            Codec::Zstd => {
+                zstd::decompress_growing(self.zstd.get_or_insert_with(zstd::decoder), input, out)
+            }
+            #[allow(unreachable_patterns)]
+            _ => Err(Error::disabled(codec)),
+        }
+    }
+
     #[cfg(any(feature = "gzip", feature = "deflate"))]
     fn inflate(&mut self) -> &mut flate2::Decompress {
         self.inflate.get_or_insert_with(flate::decompressor)
@@ -294,8 +359,22 @@ fn check_enabled(codec: Codec) -> Result<()> {
     }
 }
 
+/// Whether `codec` decodes an input of this `size` into room that grows as it is filled
+/// ([`Decompressor::decompress_growing`]), because nothing but decoding it tells how much
+/// it makes: GZIP, DEFLATE, BROTLI, and ZSTD frames not all of which declare a content
+/// size. (The other codecs' output is bounded by what the input declares, checked against
+/// its length: see [`size`].)
+fn streams(codec: Codec, size: &Size) -> bool {
+    match codec {
+        Codec::Gzip | Codec::Deflate | Codec::Brotli => true,
+        Codec::Zstd => matches!(size, Size::AtMost(_)),
+        _ => false,
+    }
+}
+
 /// What `codec` can make of `input`, read from the input's length and, where the format
-/// has one, its declared size. (Only Snappy's can fail: builds without it never do.)
+/// has one, its declared size. (Only Snappy's and ZSTD's can fail: builds without them
+/// never do.)
 #[allow(clippy::unnecessary_wraps)]
 fn size(codec: Codec, input: &[u8]) -> Result<Size> {
     let len = input.len();
@@ -314,26 +393,16 @@ fn size(codec: Codec, input: &[u8]) -> Result<Size> {
         }
         #[cfg(any(feature = "zstd", feature = "ruzstd"))]
         Codec::Zstd => match zstd::declared_len(input) {
+            // A declared size is a claim: past what the frames can hold, it is false.
+            Some(declared) if declared > zstd::max_len(len) as u64 => {
+                return Err(Error::corrupt(
+                    Codec::Zstd,
+                    "frame content sizes larger than the frames can decompress to",
+                ));
+            }
             Some(declared) => Size::Exact(usize::try_from(declared).unwrap_or(usize::MAX)),
             None => Size::AtMost(zstd::max_len(len)),
         },
         _ => Size::Unknown,
     })
-}
-
-/// Makes room for `len` more bytes in `out`: its capacity grows by at most `len`.
-fn reserve(out: &mut Vec<u8>, len: usize) -> Result<()> {
-    out.try_reserve_exact(len)
-        .map_err(|_| Error::LimitExceeded {
-            what: "decompressed size (allocation failed)",
-            requested: len as u64,
-            limit: (out.capacity() - out.len()) as u64,
-        })
-}
-
-/// Appends `len` zeros to `out`, whose capacity grows by at most `len`.
-fn grow(out: &mut Vec<u8>, len: usize) -> Result<()> {
-    reserve(out, len)?;
-    out.resize(out.len() + len, 0);
-    Ok(())
 }

@@ -17,6 +17,7 @@
 use flate2::Crc;
 use flate2::{Compress, Decompress, FlushCompress, FlushDecompress, Status};
 
+use crate::output::Sink;
 use crate::{Codec, Error, Result};
 
 #[cfg(feature = "gzip")]
@@ -97,7 +98,11 @@ pub(crate) fn gzip(
 
 /// Decompresses one raw DEFLATE stream that must span all of `input` into `out`.
 #[cfg(feature = "deflate")]
-pub(crate) fn inflate(state: &mut Decompress, input: &[u8], out: &mut [u8]) -> Result<usize> {
+pub(crate) fn inflate<S: Sink + ?Sized>(
+    state: &mut Decompress,
+    input: &[u8],
+    out: &mut S,
+) -> Result<usize> {
     let (consumed, written) = inflate_stream(state, Codec::Deflate, input, out, 0)?;
     if consumed != input.len() {
         return Err(Error::corrupt(
@@ -111,7 +116,11 @@ pub(crate) fn inflate(state: &mut Decompress, input: &[u8], out: &mut [u8]) -> R
 /// Decompresses every gzip member of `input` into `out`, checking each member's CRC-32
 /// and length.
 #[cfg(feature = "gzip")]
-pub(crate) fn gunzip(state: &mut Decompress, input: &[u8], out: &mut [u8]) -> Result<usize> {
+pub(crate) fn gunzip<S: Sink + ?Sized>(
+    state: &mut Decompress,
+    input: &[u8],
+    out: &mut S,
+) -> Result<usize> {
     let mut at = 0;
     let mut written = 0;
     while at < input.len() {
@@ -119,7 +128,7 @@ pub(crate) fn gunzip(state: &mut Decompress, input: &[u8], out: &mut [u8]) -> Re
         let (consumed, end) = inflate_stream(state, Codec::Gzip, &input[body..], out, written)?;
         let trailer = body + consumed;
         let [c0, c1, c2, c3, s0, s1, s2, s3] = read_bytes(input, trailer, "gzip member trailer")?;
-        let member = &out[written..end];
+        let member = out.written(written..end);
         let mut crc = Crc::new();
         crc.update(member);
         if crc.sum() != u32::from_le_bytes([c0, c1, c2, c3]) {
@@ -209,30 +218,29 @@ fn read_bytes<const N: usize>(input: &[u8], at: usize, what: &'static str) -> Re
         .ok_or_else(|| Error::truncated(what, at, N, input.len().saturating_sub(at)))
 }
 
-/// Inflates the DEFLATE stream at the start of `input` into `out[written..]`, returning
-/// the input bytes it spans and the new end of the output. Output past `out.len()` is
-/// an error: when `out` is full, one probe byte tells whether the stream has more.
-fn inflate_stream(
+/// Inflates the DEFLATE stream at the start of `input` into `out` after its first
+/// `written` bytes, returning the input bytes it spans and the new end of the output.
+/// Output past `out.limit()` is an error: when `out` is full, one probe byte tells
+/// whether the stream has more.
+fn inflate_stream<S: Sink + ?Sized>(
     state: &mut Decompress,
     codec: Codec,
     input: &[u8],
-    out: &mut [u8],
+    out: &mut S,
     mut written: usize,
 ) -> Result<(usize, usize)> {
     state.reset(false);
     let mut consumed = 0;
+    let limit = out.limit();
     loop {
         let (in_before, out_before) = (state.total_in(), state.total_out());
-        let status = if let Some(space @ [_, ..]) = out.get_mut(written..) {
+        let status = if let space @ [_, ..] = out.room(written)? {
             state.decompress(&input[consumed..], space, FlushDecompress::None)
         } else {
             let mut probe = [0u8; 1];
             let status = state.decompress(&input[consumed..], &mut probe, FlushDecompress::None);
             if state.total_out() != out_before {
-                return Err(Error::TooLong {
-                    codec,
-                    limit: out.len(),
-                });
+                return Err(Error::TooLong { codec, limit });
             }
             status
         }

@@ -62,19 +62,31 @@
 //!
 //! Decompression takes the size the output must have (Parquet's page headers record
 //! it) or, for ORC's chunks, the most it may have, and never writes past it: the output
-//! `Vec` grows by at most that many bytes of capacity, every backend decodes into that
-//! fixed slice, and data that would expand further is [`Error::TooLong`]; data that
-//! expands to less than expected is [`Error::TooShort`]. Sizes inside the compressed
-//! stream (Snappy's length preamble, Hadoop block headers, zstd's frame content size,
-//! gzip's ISIZE) are checked against the caller's size, never used to allocate.
+//! `Vec` grows by at most that many bytes of capacity, data that would expand further is
+//! [`Error::TooLong`], and data that expands to less than expected is
+//! [`Error::TooShort`]. A size in a page header is a claim, not a fact, and so are the
+//! sizes inside the compressed stream (Snappy's length preamble, Hadoop block headers,
+//! zstd's frame content sizes, gzip's ISIZE): they are checked, and none makes the
+//! output take more memory than the input can justify.
 //!
-//! Before allocating, checks that need no decompression reject an impossible size:
-//! Snappy's preamble and zstd's frame content sizes must match it exactly (the decoders
-//! enforce them), and `expected_len` must not exceed what the input could expand to at
-//! the codec's best ratio (DEFLATE 1032:1, LZ4 and LZO 255:1, ZSTD 32768:1), so a
-//! 100-byte page that claims 2 GiB fails with [`Error::LimitExceeded`] without
-//! allocating 2 GiB. Brotli has no such ratio; its decoder's own memory is bounded by the
-//! format's 16 MiB window (large-window streams are rejected).
+//! - Before allocating, checks that need no decompression reject an impossible size:
+//!   Snappy's preamble and zstd's frame content sizes must match it exactly (the
+//!   decoders enforce them) and be no more than the block or the frames can hold
+//!   (Snappy 22:1, ZSTD 32768:1), and `expected_len` must not exceed what the input
+//!   could expand to at the codec's best ratio (DEFLATE 1032:1, LZ4 and LZO 255:1, ZSTD
+//!   32768:1), so a 100-byte page that claims 2 GiB fails with [`Error::LimitExceeded`]
+//!   without allocating 2 GiB.
+//! - GZIP, DEFLATE, BROTLI and ZSTD frames without a content size, whose output only
+//!   decoding tells, get room that grows as the decoder fills it: it starts at
+//!   `min(size, 32 * input length + 64 KiB)` (or at the spare capacity the `Vec` already
+//!   has) and doubles up to the size, so memory follows what the data decompresses to:
+//!   a 1 KiB Brotli page that claims 1 GiB costs about 100 KiB, not 1 GiB. A page that
+//!   compresses less than 32:1 fits the first room. (ZSTD decodes into one slice: when
+//!   the data outgrows it, it starts over in four times the room, so that the work lost
+//!   stays below a third of the last attempt's.) Brotli's decoder's own memory is
+//!   bounded by the format's 16 MiB window (large-window streams are rejected).
+//! - The other codecs decode into room for the whole size at once, which the checks
+//!   above bound by the input's length.
 //!
 //! Every codec reads an empty input as zero bytes: some writers store an empty page
 //! (for instance a data page v2 of only nulls) as no bytes rather than as the codec's
@@ -109,6 +121,7 @@
 mod brotli;
 mod codec;
 mod compress;
+mod compression;
 mod decompress;
 mod error;
 #[cfg(any(feature = "gzip", feature = "deflate"))]
@@ -119,12 +132,14 @@ mod hadoop;
 mod lz4;
 #[cfg(feature = "lzo")]
 mod lzo;
+mod output;
 #[cfg(feature = "snappy")]
 mod snappy;
 #[cfg(any(feature = "zstd", feature = "ruzstd"))]
 mod zstd;
 
-pub use codec::{Codec, Compression};
+pub use codec::Codec;
 pub use compress::{Compressor, compress};
+pub use compression::Compression;
 pub use decompress::{Decompressor, decompress};
 pub use error::{Error, Result};

@@ -4,7 +4,7 @@
 
 use lz4_flex::block::{self, CompressTable, DecompressError};
 
-use crate::compress::append_bounded;
+use crate::output::append_bounded;
 use crate::{Codec, Error, Result, hadoop};
 
 /// The largest input of one LZ4 block (`LZ4_MAX_INPUT_SIZE` of the reference library).

@@ -1,7 +1,7 @@
 //! SNAPPY: the raw Snappy block format (a varint of the decompressed length, then
 //! literals and copies), not the Snappy framing format. Backend: `snap`, pure Rust.
 
-use crate::compress::append_bounded;
+use crate::output::append_bounded;
 use crate::{Codec, Error, Result};
 
 /// Appends the Snappy block of `input` to `out`.
@@ -25,10 +25,25 @@ pub(crate) fn compress(
     })
 }
 
-/// The decompressed length the block's preamble declares.
+/// The decompressed length the block's preamble declares, if the block can hold it.
+///
+/// The preamble is a claim: a copy of at most 64 bytes takes at least 3 bytes of input
+/// and a literal takes more input than it makes, so a block of `n` bytes decompresses
+/// to less than `22 * n`; a preamble that says more is refused before any room is made
+/// for it.
 pub(crate) fn decompressed_len(input: &[u8]) -> Result<usize> {
-    snap::raw::decompress_len(input).map_err(|error| map_error(&error))
+    let len = snap::raw::decompress_len(input).map_err(|error| map_error(&error))?;
+    if len > input.len().saturating_mul(MAX_RATIO) {
+        return Err(Error::corrupt(
+            Codec::Snappy,
+            "length preamble larger than the block can decompress to",
+        ));
+    }
+    Ok(len)
 }
+
+/// More than a Snappy block can expand by: a 3-byte copy makes at most 64 bytes.
+const MAX_RATIO: usize = 22;
 
 /// Decompresses the block into `out`, failing before any work when its preamble
 /// declares more than `out.len()` bytes.

@@ -6,6 +6,9 @@
 //! which decodes everything and encodes at its one implemented level, "Fastest"
 //! (about zstd's level 1), whatever level is asked for.
 
+use crate::output::Growing;
+use crate::{Error, Result};
+
 #[cfg(feature = "zstd")]
 pub(crate) use c::*;
 #[cfg(all(feature = "ruzstd", not(feature = "zstd")))]
@@ -15,7 +18,7 @@ pub(crate) use pure::*;
 mod c {
     use ::zstd::zstd_safe::{self, CCtx, DCtx};
 
-    use crate::compress::append_bounded;
+    use crate::output::append_bounded;
     use crate::{Codec, Error, Result};
 
     /// zstd's name for `ZSTD_error_dstSize_tooSmall`.
@@ -148,4 +151,22 @@ mod pure {
 /// most 128 KiB and takes at least 4 bytes (an RLE block: 3-byte header, 1 byte).
 pub(crate) const fn max_len(len: usize) -> usize {
     len.saturating_mul(32 * 1024)
+}
+
+/// Decompresses every frame of `input` into `out`, starting over with four times the
+/// room each time the room is too small: for frames without a content size, whose
+/// output is known only once decoded. Both backends decode into one slice, so an
+/// attempt that runs out of room is work lost: growing fourfold keeps the lost work
+/// below a third of the last attempt's (and the room below four times the output).
+pub(crate) fn decompress_growing(
+    decoder: &mut Decoder,
+    input: &[u8],
+    out: &mut Growing<'_>,
+) -> Result<usize> {
+    loop {
+        match decompress(decoder, input, out.all()) {
+            Err(Error::TooLong { .. }) if out.multiply(4)? => {}
+            result => return result,
+        }
+    }
 }
