@@ -411,6 +411,27 @@ impl FileAad {
     }
 }
 
+/// How a [`ModuleCipher`](crate::ModuleCipher) builds the AAD of each GCM module.
+///
+/// A reader that does not know which a file uses tries [`Spec`](Self::Spec) first and,
+/// when the footer fails to authenticate, [`Empty`](Self::Empty) (see
+/// [`decrypt_footer_or_without_aad`](crate::decrypt_footer_or_without_aad)), then
+/// decrypts the rest of the file the way the footer authenticated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum AadMode {
+    /// The specification's: the file AAD, the module type and the module's ordinals
+    /// ([`Module::aad`]). Every module is bound to its place in its file.
+    #[default]
+    Spec,
+    /// No AAD at all: every module is encrypted with an empty AAD. Not the
+    /// specification's, but what `DuckDB` 2.0 writes (its `FileCryptoMetaData` has neither
+    /// `aad_prefix` nor `aad_file_unique`, and it encrypts the footer, the page headers,
+    /// the pages and the column metadata with an empty AAD). Such modules are not bound
+    /// to their place: a module swapped with another of the same key still authenticates.
+    /// For reading such files; a writer should not choose it.
+    Empty,
+}
+
 /// The file AAD: the AAD prefix (empty when the file has none) followed by the file's
 /// `aad_file_unique`.
 ///

@@ -15,7 +15,8 @@
 //! Both layouts use GCM under either algorithm. Reading `FileCryptoMetaData` and
 //! `FileMetaData` is the thrift crate's business; here are the cryptographic steps.
 
-use crate::cipher::{NONCE_LEN, TAG_LEN};
+use crate::aad::AadMode;
+use crate::cipher::{Backend, NONCE_LEN, TAG_LEN};
 use crate::{Algorithm, Error, Key, Module, ModuleCipher, ModuleType, Result};
 
 /// The length of a plaintext footer's signature: a 12-byte nonce and a 16-byte tag.
@@ -23,6 +24,16 @@ pub const FOOTER_SIGNATURE_LEN: usize = NONCE_LEN + TAG_LEN;
 
 fn footer_cipher(key: &Key, file_aad: &[u8]) -> ModuleCipher {
     ModuleCipher::new(key, Algorithm::AesGcmV1, file_aad)
+}
+
+fn cipher_without_aad(key: &Key) -> ModuleCipher {
+    ModuleCipher::with_aad_mode(
+        key,
+        Algorithm::AesGcmV1,
+        &[],
+        AadMode::Empty,
+        Backend::PREFERRED,
+    )
 }
 
 /// Appends the serialized `FileMetaData` in `footer`, encrypted as a footer module with a
@@ -44,8 +55,77 @@ pub fn encrypt_footer(key: &Key, file_aad: &[u8], footer: &[u8], out: &mut Vec<u
 /// [`Error::Authentication`]), and [`parquet_core::Error::Invalid`] (in [`Error::Core`])
 /// when bytes follow the module.
 pub fn decrypt_footer(key: &Key, file_aad: &[u8], module: &[u8]) -> Result<Vec<u8>> {
+    decrypt_footer_with(&footer_cipher(key, file_aad), module)
+}
+
+/// Appends the serialized `FileMetaData` in `footer`, encrypted as a footer module with
+/// no AAD at all ([`AadMode::Empty`], as `DuckDB` 2.0 writes it), to `out`: for tests, and
+/// the counterpart of [`decrypt_footer_without_aad`]. Writers should use
+/// [`encrypt_footer`].
+///
+/// # Errors
+///
+/// As [`ModuleCipher::encrypt`].
+pub fn encrypt_footer_without_aad(key: &Key, footer: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    cipher_without_aad(key).encrypt(Module::Footer, footer, out)
+}
+
+/// Decrypts a footer module encrypted with no AAD at all ([`AadMode::Empty`]): what
+/// `DuckDB` 2.0 writes, whose `FileCryptoMetaData` has neither `aad_prefix` nor
+/// `aad_file_unique`. The rest of such a file decrypts with
+/// [`ModuleCipher::without_aad`].
+///
+/// # Errors
+///
+/// As [`decrypt_footer`].
+pub fn decrypt_footer_without_aad(key: &Key, module: &[u8]) -> Result<Vec<u8>> {
+    decrypt_footer_with(&cipher_without_aad(key), module)
+}
+
+/// Decrypts the footer module with the specification's AAD ([`decrypt_footer`]) or,
+/// when that does not authenticate, with none ([`decrypt_footer_without_aad`]), and
+/// says which did: a reader then decrypts the file's other modules the same way
+/// ([`ModuleCipher::new`] or [`ModuleCipher::without_aad`]).
+///
+/// ```
+/// use parquet_crypto::{AadMode, Key, decrypt_footer_or_without_aad, encrypt_footer,
+///     encrypt_footer_without_aad, file_aad};
+///
+/// let key = Key::try_new(b"0123456789012345")?;
+/// let file_aad = file_aad(b"", b"");
+/// let mut spec = Vec::new();
+/// encrypt_footer(&key, &file_aad, b"FileMetaData", &mut spec)?;
+/// let mut duckdb = Vec::new();
+/// encrypt_footer_without_aad(&key, b"FileMetaData", &mut duckdb)?;
+///
+/// assert_eq!(decrypt_footer_or_without_aad(&key, &file_aad, &spec)?.1, AadMode::Spec);
+/// let (footer, mode) = decrypt_footer_or_without_aad(&key, &file_aad, &duckdb)?;
+/// assert_eq!((&footer[..], mode), (&b"FileMetaData"[..], AadMode::Empty));
+/// # Ok::<(), parquet_crypto::Error>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`decrypt_footer`]: when neither authenticates, the error of the specification's
+/// AAD ([`Error::Authentication`], a wrong key most likely).
+pub fn decrypt_footer_or_without_aad(
+    key: &Key,
+    file_aad: &[u8],
+    module: &[u8],
+) -> Result<(Vec<u8>, AadMode)> {
+    match decrypt_footer(key, file_aad, module) {
+        Ok(footer) => Ok((footer, AadMode::Spec)),
+        Err(error @ Error::Authentication { .. }) => decrypt_footer_without_aad(key, module)
+            .map(|footer| (footer, AadMode::Empty))
+            .map_err(|_| error),
+        Err(error) => Err(error),
+    }
+}
+
+/// Decrypts the footer module `module` with `cipher`, which must take all of it.
+fn decrypt_footer_with(cipher: &ModuleCipher, module: &[u8]) -> Result<Vec<u8>> {
     let mut footer = Vec::new();
-    let consumed = footer_cipher(key, file_aad).decrypt(Module::Footer, module, &mut footer)?;
+    let consumed = cipher.decrypt(Module::Footer, module, &mut footer)?;
     if consumed != module.len() {
         return Err(parquet_core::Error::Invalid {
             what: "bytes after the footer module",

@@ -15,6 +15,13 @@
 //!   footer.
 //! - Key retrieval ([`KeyRetriever`]): from the `key_metadata` stored in the file, through
 //!   a [`KeyMap`] of key ids, a [`FixedKey`] or a closure.
+//! - Files without module AADs ([`AadMode`]): `DuckDB` 2.0 encrypts every module (footer,
+//!   page headers, pages, column metadata) with an empty AAD, not the specification's.
+//!   [`decrypt_footer_or_without_aad`] tries the specification's footer AAD and then none,
+//!   and says which authenticated; [`ModuleCipher::without_aad`] then decrypts the other
+//!   modules of such a file ([`decrypt_footer_without_aad`] and
+//!   [`encrypt_footer_without_aad`] do the footer alone). Without AADs, modules are not
+//!   bound to their place in the file: see the security notes.
 //!
 //! Where modules sit in a file, and the thrift structures that describe them
 //! (`FileCryptoMetaData`, `EncryptionAlgorithm`, `ColumnCryptoMetaData`), belong to the
@@ -67,6 +74,7 @@
 //! CTR IV       := nonce, counter: u32 BE starting at 1 (0x00 0x00 0x00 0x01)
 //! module AAD   := AAD prefix, aad_file_unique, module type: u8,
 //!                 [row group ordinal: i16 LE, column ordinal: i16 LE, [page ordinal: i16 LE]]
+//!                 (AadMode::Spec; under AadMode::Empty, DuckDB 2.0's, no bytes at all)
 //! signature    := nonce: 12 bytes, tag: 16 bytes   (GCM of the plaintext footer, AAD of
 //!                                                   the Footer module)
 //! ```
@@ -119,6 +127,12 @@
 //!   files. Every GCM module, under either algorithm, is authenticated together with its
 //!   AAD: a module moved to another place in the file, or to another file, fails to
 //!   decrypt.
+//! - **Files without AADs** ([`AadMode::Empty`], `DuckDB` 2.0's) lose that last guarantee:
+//!   a GCM module is authenticated but not bound to its place, so modules under one key
+//!   can be swapped, reordered or taken from another such file without an error. A
+//!   reader should fall back to this mode only for files that need it (their footer
+//!   authenticates only without an AAD) and keep to the mode of the footer for the rest
+//!   of the file; writers should not use it.
 //! - **Keys** are zeroed when dropped, on a best-effort basis: the [`Key`] bytes, and the
 //!   expanded AES key schedules and GHASH keys of the `RustCrypto` ciphers. ring's
 //!   expanded keys (GCM with 128- and 256-bit keys under the `ring` feature) are not: ring
@@ -177,12 +191,14 @@ mod key;
 mod module;
 
 pub use aad::{
-    AAD_FILE_UNIQUE_LEN, MAX_ORDINAL, Module, ModuleType, file_aad, new_aad_file_unique,
+    AAD_FILE_UNIQUE_LEN, AadMode, MAX_ORDINAL, Module, ModuleType, file_aad, new_aad_file_unique,
 };
 pub use cipher::{CTR_MODULE_OVERHEAD, GCM_MODULE_OVERHEAD, LENGTH_LEN, NONCE_LEN, TAG_LEN};
 pub use error::{Error, Result};
 pub use footer::{
-    FOOTER_SIGNATURE_LEN, decrypt_footer, encrypt_footer, sign_footer, verify_footer_signature,
+    FOOTER_SIGNATURE_LEN, decrypt_footer, decrypt_footer_or_without_aad,
+    decrypt_footer_without_aad, encrypt_footer, encrypt_footer_without_aad, sign_footer,
+    verify_footer_signature,
 };
 pub use key::{FixedKey, Key, KeyMap, KeyRetriever};
 pub use module::{Algorithm, Decrypted, ModuleCipher};

@@ -1,6 +1,6 @@
 //! Encrypting and decrypting modules with one key.
 
-use crate::aad::FileAad;
+use crate::aad::{AadMode, FileAad, Suffix};
 use crate::cipher::{
     Backend, CTR_MODULE_OVERHEAD, Cipher, Frame, GCM_MODULE_OVERHEAD, NONCE_LEN, TAG_LEN,
 };
@@ -82,13 +82,46 @@ pub struct ModuleCipher {
     cipher: Cipher,
     algorithm: Algorithm,
     file_aad: FileAad,
+    aad_mode: AadMode,
 }
 
 impl ModuleCipher {
     /// A cipher for the modules of the file whose file AAD (AAD prefix followed by
-    /// `aad_file_unique`, see [`file_aad`](crate::file_aad)) is `file_aad`.
+    /// `aad_file_unique`, see [`file_aad`](crate::file_aad)) is `file_aad`: each GCM
+    /// module's AAD is the specification's ([`AadMode::Spec`]).
     pub fn new(key: &Key, algorithm: Algorithm, file_aad: &[u8]) -> Self {
         Self::with_backend(key, algorithm, file_aad, Backend::PREFERRED)
+    }
+
+    /// A cipher whose GCM modules have no AAD at all ([`AadMode::Empty`]), as `DuckDB`
+    /// 2.0 writes them: not the specification's, and not bound to their place in the
+    /// file. For reading such files, after their footer has authenticated only without
+    /// an AAD (see [`decrypt_footer_or_without_aad`](crate::decrypt_footer_or_without_aad));
+    /// encrypting with it is for tests and symmetry.
+    ///
+    /// ```
+    /// use parquet_crypto::{Algorithm, AadMode, Error, Key, Module, ModuleCipher, file_aad};
+    ///
+    /// let key = Key::try_new(b"1234567890123450")?;
+    /// let duckdb = ModuleCipher::without_aad(&key, Algorithm::AesGcmV1);
+    /// assert_eq!(duckdb.aad_mode(), AadMode::Empty);
+    /// let header = Module::DataPageHeader { row_group: 0, column: 1, page: 0 };
+    /// let mut file = Vec::new();
+    /// duckdb.encrypt(header, b"a thrift PageHeader", &mut file)?;
+    ///
+    /// // The specification's AAD (here of a file without AAD prefix or file unique: the
+    /// // module type and ordinals) does not authenticate it; no AAD does, whatever the
+    /// // module is read as.
+    /// let spec = ModuleCipher::new(&key, Algorithm::AesGcmV1, &file_aad(b"", b""));
+    /// let mut plaintext = Vec::new();
+    /// assert!(matches!(spec.decrypt(header, &file, &mut plaintext), Err(Error::Authentication { .. })));
+    /// let elsewhere = Module::DataPageHeader { row_group: 3, column: 2, page: 9 };
+    /// duckdb.decrypt(elsewhere, &file, &mut plaintext)?;
+    /// assert_eq!(plaintext, b"a thrift PageHeader");
+    /// # Ok::<(), parquet_crypto::Error>(())
+    /// ```
+    pub fn without_aad(key: &Key, algorithm: Algorithm) -> Self {
+        Self::with_aad_mode(key, algorithm, &[], AadMode::Empty, Backend::PREFERRED)
     }
 
     /// [`new`](Self::new) with GCM on `backend` where the key size allows it: for tests
@@ -99,10 +132,36 @@ impl ModuleCipher {
         file_aad: &[u8],
         backend: Backend,
     ) -> Self {
+        Self::with_aad_mode(key, algorithm, file_aad, AadMode::Spec, backend)
+    }
+
+    pub(crate) fn with_aad_mode(
+        key: &Key,
+        algorithm: Algorithm,
+        file_aad: &[u8],
+        aad_mode: AadMode,
+        backend: Backend,
+    ) -> Self {
         Self {
             cipher: Cipher::with_backend(key, algorithm == Algorithm::AesGcmCtrV1, backend),
             algorithm,
             file_aad: FileAad::new(file_aad),
+            aad_mode,
+        }
+    }
+
+    /// How the AAD of each GCM module is built.
+    pub fn aad_mode(&self) -> AadMode {
+        self.aad_mode
+    }
+
+    /// Calls `f` with the AAD of the module whose AAD suffix (module type and ordinals)
+    /// is `suffix`: the file AAD and the suffix, or nothing under [`AadMode::Empty`].
+    #[inline]
+    fn with_aad<R>(&self, suffix: Suffix, f: impl FnOnce(&[u8]) -> R) -> R {
+        match self.aad_mode {
+            AadMode::Spec => self.file_aad.with_aad(suffix, f),
+            AadMode::Empty => f(&[]),
         }
     }
 
@@ -117,7 +176,7 @@ impl ModuleCipher {
         self.algorithm
     }
 
-    /// The file AAD.
+    /// The file AAD (empty for a cipher [`without_aad`](Self::without_aad)).
     pub fn file_aad(&self) -> &[u8] {
         self.file_aad.as_bytes()
     }
@@ -150,7 +209,7 @@ impl ModuleCipher {
             module.check_ordinals()?;
             self.cipher.encrypt_ctr_with_nonce(nonce, plaintext, out)
         } else {
-            self.file_aad.with_aad(module.suffix()?, |aad| {
+            self.with_aad(module.suffix()?, |aad| {
                 self.cipher
                     .encrypt_gcm_with_nonce(nonce, aad, plaintext, out)
             })
@@ -183,7 +242,7 @@ impl ModuleCipher {
             // Not `module` itself into the closure: copying the 32-byte enum costs more
             // than the rest of this function on a short module.
             let module_type = module.module_type();
-            self.file_aad.with_aad(suffix, |aad| {
+            self.with_aad(suffix, |aad| {
                 self.cipher
                     .decrypt_gcm_append(&frame, aad, module_type, out)
             })?;
@@ -243,7 +302,7 @@ impl ModuleCipher {
         } else {
             let suffix = module.suffix()?;
             let module_type = module.module_type();
-            self.file_aad.with_aad(suffix, |aad| {
+            self.with_aad(suffix, |aad| {
                 self.cipher.decrypt_gcm(frame, aad, module_type, out)
             })
         }
@@ -256,7 +315,7 @@ impl ModuleCipher {
         nonce: &[u8; NONCE_LEN],
         plaintext: &[u8],
     ) -> Result<[u8; TAG_LEN]> {
-        self.file_aad.with_aad(module.suffix()?, |aad| {
+        self.with_aad(module.suffix()?, |aad| {
             self.cipher.gcm_tag(nonce, aad, plaintext)
         })
     }
@@ -269,6 +328,7 @@ impl fmt::Debug for ModuleCipher {
             .field("key_bits", &self.cipher.bits())
             .field("gcm", &self.cipher.backend().name())
             .field("file_aad", &self.file_aad().escape_ascii().to_string())
+            .field("aad_mode", &self.aad_mode)
             .finish()
     }
 }

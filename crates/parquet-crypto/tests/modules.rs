@@ -5,9 +5,10 @@
 
 use parquet_core::Error as CoreError;
 use parquet_crypto::{
-    Algorithm, Decrypted, Error, FOOTER_SIGNATURE_LEN, FixedKey, Key, KeyMap, KeyRetriever,
-    MAX_ORDINAL, Module, ModuleCipher, ModuleType, decrypt_footer, encrypt_footer, file_aad,
-    sign_footer, verify_footer_signature,
+    AadMode, Algorithm, Decrypted, Error, FOOTER_SIGNATURE_LEN, FixedKey, Key, KeyMap,
+    KeyRetriever, MAX_ORDINAL, Module, ModuleCipher, ModuleType, decrypt_footer,
+    decrypt_footer_or_without_aad, decrypt_footer_without_aad, encrypt_footer,
+    encrypt_footer_without_aad, file_aad, sign_footer, verify_footer_signature,
 };
 use proptest::prelude::*;
 
@@ -720,4 +721,182 @@ fn file_aad_is_prefix_then_unique() {
     let a = parquet_crypto::new_aad_file_unique().unwrap();
     let b = parquet_crypto::new_aad_file_unique().unwrap();
     assert_ne!(a, b);
+}
+
+// ---------------------------------------------------------------------------------------
+// Modules without AAD (DuckDB 2.0)
+
+// Test case 2 of the GCM specification ("The Galois/Counter Mode of Operation", by
+// McGrew and Viega): a zero 128-bit key, a zero nonce and 16 zero bytes, with an empty
+// AAD, framed as a module: length 12 + 16 + 16, nonce, ciphertext, tag.
+const EMPTY_AAD_MODULE: [u8; 48] = [
+    44, 0, 0, 0, // length
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // nonce
+    0x03, 0x88, 0xda, 0xce, 0x60, 0xb6, 0xa3, 0x92, 0xf3, 0x28, 0xc2, 0xb9, 0x71, 0xb2, 0xfe,
+    0x78, // ciphertext
+    0xab, 0x6e, 0x47, 0xd4, 0x2c, 0xec, 0x13, 0xbd, 0xf5, 0x3a, 0x67, 0xb2, 0x12, 0x57, 0xbd,
+    0xdf, // tag
+];
+
+#[test]
+fn a_module_with_an_empty_aad_decrypts_without_aad_only() {
+    let zero = key(&[0; 16]);
+    // As a footer: with no AAD it decrypts; with the specification's (here the module
+    // type alone, 0x00, for a file without AAD prefix or file unique) it does not.
+    assert_eq!(
+        decrypt_footer_without_aad(&zero, &EMPTY_AAD_MODULE),
+        Ok(vec![0; 16])
+    );
+    assert_eq!(
+        decrypt_footer(&zero, &file_aad(b"", b""), &EMPTY_AAD_MODULE),
+        Err(auth(ModuleType::Footer))
+    );
+    assert_eq!(
+        decrypt_footer_or_without_aad(&zero, &file_aad(b"", b""), &EMPTY_AAD_MODULE),
+        Ok((vec![0; 16], AadMode::Empty))
+    );
+    // As any GCM module, wherever it is said to be.
+    for algorithm in [Algorithm::AesGcmV1, Algorithm::AesGcmCtrV1] {
+        let without = ModuleCipher::without_aad(&zero, algorithm);
+        let spec = ModuleCipher::new(&zero, algorithm, b"");
+        for module in all_modules(3, 7, 11) {
+            if algorithm.uses_ctr(module) {
+                continue;
+            }
+            let mut out = vec![1];
+            assert_eq!(without.decrypt(module, &EMPTY_AAD_MODULE, &mut out), Ok(48));
+            assert_eq!(out, [[1].as_slice(), &[0; 16]].concat());
+            let mut slice = [9; 20];
+            assert_eq!(
+                without.decrypt_into(module, &EMPTY_AAD_MODULE, &mut slice),
+                Ok(Decrypted {
+                    consumed: 48,
+                    plaintext_len: 16
+                })
+            );
+            assert_eq!(slice[..16], [0; 16]);
+            assert_eq!(without.plaintext_len(module, &EMPTY_AAD_MODULE), Ok(16));
+            let mut out = Vec::new();
+            assert_eq!(
+                spec.decrypt(module, &EMPTY_AAD_MODULE, &mut out),
+                Err(auth(module.module_type())),
+                "{module:?}"
+            );
+            assert!(out.is_empty());
+        }
+    }
+}
+
+#[test]
+fn modules_without_aad_round_trip_and_are_not_spec_modules() {
+    for key_bytes in [
+        &b"0123456789012345"[..],
+        b"012345678901234567890123",
+        b"01234567890123456789012345678901",
+    ] {
+        let column_key = key(key_bytes);
+        for algorithm in [Algorithm::AesGcmV1, Algorithm::AesGcmCtrV1] {
+            let without = ModuleCipher::without_aad(&column_key, algorithm);
+            assert_eq!(without.aad_mode(), AadMode::Empty);
+            assert_eq!(without.file_aad(), b"");
+            // With the file AAD of a file that has no AAD prefix and no file unique, and
+            // with a real one.
+            let specs = [
+                ModuleCipher::new(&column_key, algorithm, b""),
+                ModuleCipher::new(&column_key, algorithm, FILE_AAD),
+            ];
+            assert_eq!(specs[0].aad_mode(), AadMode::Spec);
+            for module in all_modules(0, 1, 2) {
+                let plaintext = format!("{module:?} plaintext").into_bytes();
+                let mut encrypted = Vec::new();
+                without.encrypt(module, &plaintext, &mut encrypted).unwrap();
+                let mut out = Vec::new();
+                assert_eq!(
+                    without.decrypt(module, &encrypted, &mut out),
+                    Ok(encrypted.len())
+                );
+                assert_eq!(out, plaintext);
+                // No AAD binds it to its place: read as another module, it still
+                // decrypts (when the other module is also GCM).
+                let elsewhere = all_modules(5, 6, 7)[1];
+                if !algorithm.uses_ctr(module) {
+                    let mut out = Vec::new();
+                    without.decrypt(elsewhere, &encrypted, &mut out).unwrap();
+                    assert_eq!(out, plaintext);
+                }
+                for spec in &specs {
+                    let mut spec_encrypted = Vec::new();
+                    spec.encrypt(module, &plaintext, &mut spec_encrypted)
+                        .unwrap();
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    if algorithm.uses_ctr(module) {
+                        // CTR page bodies have no AAD in either mode.
+                        spec.decrypt(module, &encrypted, &mut a).unwrap();
+                        without.decrypt(module, &spec_encrypted, &mut b).unwrap();
+                        assert_eq!((&a, &b), (&plaintext, &plaintext));
+                    } else {
+                        let error = auth(module.module_type());
+                        let d = spec.decrypt(module, &encrypted, &mut a);
+                        assert_eq!(d.unwrap_err(), error);
+                        let d = without.decrypt(module, &spec_encrypted, &mut b);
+                        assert_eq!(d.unwrap_err(), error);
+                        let mut slice = vec![7; plaintext.len()];
+                        let d = spec.decrypt_into(module, &encrypted, &mut slice);
+                        assert_eq!(d.unwrap_err(), error);
+                        let d = without.decrypt_into(module, &spec_encrypted, &mut slice);
+                        assert_eq!(d.unwrap_err(), error);
+                        assert!(a.is_empty() && b.is_empty() && slice.iter().all(|&x| x == 7));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn footers_without_aad() {
+    let footer_key = key(FOOTER_KEY);
+    let mut duckdb = Vec::new();
+    encrypt_footer_without_aad(&footer_key, b"FileMetaData", &mut duckdb).unwrap();
+    assert_eq!(
+        decrypt_footer_without_aad(&footer_key, &duckdb).unwrap(),
+        b"FileMetaData"
+    );
+    for file_aad in [&b""[..], FILE_AAD] {
+        assert_eq!(
+            decrypt_footer(&footer_key, file_aad, &duckdb),
+            Err(auth(ModuleType::Footer))
+        );
+        assert_eq!(
+            decrypt_footer_or_without_aad(&footer_key, file_aad, &duckdb),
+            Ok((b"FileMetaData".to_vec(), AadMode::Empty))
+        );
+        // The specification's footer: read the specification's way first.
+        let mut spec = Vec::new();
+        encrypt_footer(&footer_key, file_aad, b"FileMetaData", &mut spec).unwrap();
+        assert_eq!(
+            decrypt_footer_without_aad(&footer_key, &spec),
+            Err(auth(ModuleType::Footer))
+        );
+        assert_eq!(
+            decrypt_footer_or_without_aad(&footer_key, file_aad, &spec),
+            Ok((b"FileMetaData".to_vec(), AadMode::Spec))
+        );
+    }
+    // A wrong key fails both ways, with the error of the specification's way; framing
+    // errors are not retried.
+    assert_eq!(
+        decrypt_footer_or_without_aad(&key(COLUMN_KEY), FILE_AAD, &duckdb),
+        Err(auth(ModuleType::Footer))
+    );
+    assert!(matches!(
+        decrypt_footer_or_without_aad(&footer_key, FILE_AAD, &duckdb[..20]),
+        Err(Error::Core(CoreError::Truncated { .. }))
+    ));
+    let mut longer = duckdb.clone();
+    longer.push(0);
+    assert!(matches!(
+        decrypt_footer_without_aad(&footer_key, &longer),
+        Err(Error::Core(CoreError::Invalid { .. }))
+    ));
 }
