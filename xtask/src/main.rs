@@ -1,9 +1,15 @@
 //! Project automation, run as `cargo xtask <command>`:
 //!
+//! - `cycles [CRATE...]`: cycles between sibling modules in each crate of `crates/` and
+//!   in `xtask` (see `cycles.rs`); fails when there is any.
 //! - `fuzz [--seconds N] [TARGET...]`: builds the cargo-fuzz targets of `fuzz/` and runs
 //!   each for N seconds (default 10), with the nightly toolchain and AddressSanitizer when
 //!   nightly is installed, otherwise on the default toolchain with `--sanitizer none`.
-//!   Installs cargo-fuzz into `target/xtask-tools` when it is not on the `PATH`.
+//!   Installs cargo-fuzz into `target/xtask-tools` when it is not on the `PATH`. The
+//!   inputs of `fuzz/regressions/<target>/` seed each run, and any input that makes a
+//!   target fail (crash, timeout, out of memory) is copied there, to be committed: each
+//!   crate's `tests/fuzz_regressions.rs` replays them through the targets' bodies
+//!   (`fuzz/bodies/`).
 //! - `bench [ARGS...]`: runs the comparison against arrow-rs in `compare/` (a workspace of
 //!   its own, so `cargo test` never builds arrow-rs) and prints its table.
 //! - `corpus [FILTER]`: runs the tests that read the real files of `../shared/corpus` (or of
@@ -23,6 +29,7 @@
 #![allow(clippy::print_stdout)]
 
 mod conformance;
+mod cycles;
 mod fuzz;
 mod interop;
 mod python;
@@ -34,6 +41,7 @@ use std::process::{Command, ExitCode};
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
+        Some("cycles") => cycles::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("bench") => bench(&args[1..]),
         Some("corpus") => corpus(&args[1..]),
@@ -51,8 +59,8 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> String {
-    "usage: cargo xtask fuzz [--seconds N] [TARGET...] | cargo xtask bench [ARGS...] | \
-     cargo xtask corpus [FILTER] | cargo xtask conformance [FILTER...] | \
+    "usage: cargo xtask cycles [CRATE...] | cargo xtask fuzz [--seconds N] [TARGET...] | \
+     cargo xtask bench [ARGS...] | cargo xtask corpus [FILTER] | cargo xtask conformance [FILTER...] | \
      cargo xtask interop [FILTER...]"
         .to_owned()
 }
