@@ -1,25 +1,8 @@
-//! The deprecated MSB-first BIT_PACKED encoding: decode, then re-encode to the same bytes.
+//! A fuzz target whose body is `../bodies/bitpack_bit_packed.rs`, shared with
+//! the replay test `crates/parquet-bitpack/tests/fuzz_regressions.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use parquet_bitpack::{bit_packed, packed_len};
+#[path = "../bodies/bitpack_bit_packed.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&selector, input)) = data.split_first() else {
-        return;
-    };
-    let width = selector % 70;
-    let count = (input.len() * 8)
-        .checked_div(usize::from(width))
-        .unwrap_or(input.len());
-    let Ok(mut decoder) = bit_packed::Decoder::try_new(input, width, count) else {
-        return;
-    };
-    let mut values = vec![0u64; count];
-    let _ = decoder.skip(0);
-    if decoder.decode(&mut values) == Ok(count) {
-        let mut encoded = Vec::new();
-        bit_packed::encode(width, &values, &mut encoded);
-        assert_eq!(encoded.len(), packed_len(count, width));
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

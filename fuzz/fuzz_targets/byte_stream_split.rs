@@ -1,48 +1,8 @@
-//! BYTE_STREAM_SPLIT of arbitrary bytes at any width: typed, raw and batch decoding agree,
-//! and re-encoding gives the input back.
+//! A fuzz target whose body is `../bodies/byte_stream_split.rs`, shared with
+//! the replay test `crates/parquet-byte-stream-split/tests/fuzz_regressions.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use parquet_byte_stream_split::{Decoder, encode_bytes};
-use parquet_core::FixedLenByteArrayBatch;
+#[path = "../bodies/byte_stream_split.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&selector, input)) = data.split_first() else {
-        return;
-    };
-    let width = usize::from(selector % 20);
-    let Ok(decoder) = Decoder::try_new(input, width) else {
-        return;
-    };
-    let mut raw = vec![0u8; decoder.len() * width];
-    assert_eq!(decoder.clone().decode_bytes(&mut raw), Ok(decoder.len()));
-    let mut encoded = Vec::new();
-    encode_bytes(&raw, width, &mut encoded).unwrap();
-    assert_eq!(encoded, input);
-
-    let mut batch = FixedLenByteArrayBatch::new(width);
-    let mut batches = decoder.clone();
-    while let Ok(1..) = batches.decode_batch(&mut batch, 1 + usize::from(selector)) {}
-    assert_eq!(batch.data(), &raw[..]);
-
-    match width {
-        4 => {
-            let mut floats = vec![0f32; decoder.len()];
-            decoder.clone().decode(&mut floats).unwrap();
-            assert!(
-                floats
-                    .iter()
-                    .zip(raw.chunks_exact(4))
-                    .all(|(f, b)| f.to_le_bytes() == b)
-            );
-        }
-        8 => {
-            let mut ints = vec![0i64; decoder.len()];
-            let mut skipping = decoder.clone();
-            let skipped = skipping.skip(3).unwrap();
-            let n = skipping.decode(&mut ints).unwrap();
-            assert_eq!(skipped + n, decoder.len());
-        }
-        _ => {}
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

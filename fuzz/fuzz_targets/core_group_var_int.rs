@@ -1,25 +1,8 @@
-//! GroupVarInt decoding of arbitrary bytes, for INT32 and INT64.
+//! A fuzz target whose body is `../bodies/core_group_var_int.rs`, shared with
+//! the replay test `crates/parquet-core/tests/fuzz_regressions.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use parquet_core::group_var_int::Decoder;
+#[path = "../bodies/core_group_var_int.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Some((&count, input)) = data.split_first() else {
-        return;
-    };
-    let count = usize::from(count) * 3;
-    let mut out32 = vec![0i32; 17];
-    if let Ok(mut decoder) = Decoder::<i32>::try_new(input, count) {
-        while let Ok(n @ 1..) = decoder.decode(&mut out32) {
-            assert!(n <= out32.len());
-        }
-    }
-    let mut out64 = vec![0i64; 23];
-    if let Ok(mut decoder) = Decoder::<i64>::try_new(input, count) {
-        let _ = decoder.skip(count / 2);
-        while let Ok(n @ 1..) = decoder.decode(&mut out64) {
-            assert!(n <= out64.len());
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

@@ -1,30 +1,8 @@
-//! ULEB128 and the cursor's reads: any bytes give a value or an error.
+//! A fuzz target whose body is `../bodies/core_varint.rs`, shared with
+//! the replay test `crates/parquet-core/tests/fuzz_regressions.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use parquet_core::{Cursor, varint};
+#[path = "../bodies/core_varint.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok((value, len)) = varint::decode_u64(data) {
-        // Decoding is strict: only the canonical encoding is accepted.
-        let mut canonical = Vec::new();
-        varint::encode_u64(value, &mut canonical);
-        assert_eq!(&data[..len], &canonical[..]);
-    }
-    let _ = varint::decode_u32(data);
-    let mut cursor = Cursor::new(data);
-    while !cursor.is_empty() {
-        let before = cursor.position();
-        let step = cursor.read_u8("selector").unwrap_or(0) % 4;
-        let ok = match step {
-            0 => cursor.read_zigzag_i32("i32").is_ok(),
-            1 => cursor.read_zigzag_i64("i64").is_ok(),
-            2 => cursor.read_u32("u32").is_ok(),
-            _ => cursor.read_bytes(usize::from(step) * 3, "bytes").is_ok(),
-        };
-        assert!(cursor.position() > before);
-        if !ok {
-            break;
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

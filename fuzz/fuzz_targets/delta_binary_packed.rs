@@ -1,41 +1,8 @@
-//! DELTA_BINARY_PACKED of arbitrary bytes, as INT32 and INT64: decode, skip and the end
-//! offset agree and stay inside the input.
+//! A fuzz target whose body is `../bodies/delta_binary_packed.rs`, shared with
+//! the replay test `crates/parquet-delta/tests/fuzz_regressions.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use parquet_delta::binary_packed::{Decoder, Integer};
+#[path = "../bodies/delta_binary_packed.rs"]
+mod body;
 
-fn check<T: Integer + Default + Copy>(data: &[u8], batch: usize) {
-    let Ok(mut decoder) = Decoder::<T>::try_new(data) else {
-        return;
-    };
-    let end = decoder.encoded_len();
-    let mut out = vec![T::default(); batch];
-    let mut decoded = 0usize;
-    // A few bytes may declare billions of zero-width deltas; what a caller decodes is its
-    // own choice, so stop after a bounded amount.
-    while decoded < 1 << 16 {
-        let before = decoder.remaining();
-        let step = if decoded % 2 == 0 {
-            decoder.decode(&mut out)
-        } else {
-            decoder.skip(batch)
-        };
-        match step {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                assert!(n <= batch && decoder.remaining() == before - n);
-                decoded += n;
-            }
-        }
-    }
-    if let Ok(end) = end {
-        assert!(end <= data.len());
-    }
-}
-
-fuzz_target!(|data: &[u8]| {
-    let batch = 1 + usize::from(data.first().copied().unwrap_or(0));
-    check::<i32>(data, batch);
-    check::<i64>(data, batch);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

@@ -1,31 +1,8 @@
-//! DELTA_LENGTH_BYTE_ARRAY of arbitrary bytes: copied and borrowed values agree.
+//! A fuzz target whose body is `../bodies/delta_length_byte_array.rs`, shared with
+//! the replay test `crates/parquet-delta/tests/fuzz_regressions.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use parquet_core::ByteArrayBatch;
-use parquet_delta::length_byte_array::Decoder;
+#[path = "../bodies/delta_length_byte_array.rs"]
+mod body;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(mut copying) = Decoder::try_new(data) else {
-        return;
-    };
-    let mut borrowing = copying.clone();
-    assert!(copying.encoded_len() <= data.len());
-    let mut batch = ByteArrayBatch::new();
-    let mut borrowed = Vec::new();
-    let max = 1 + usize::from(data.first().copied().unwrap_or(0) % 64);
-    // A few bytes may declare billions of empty values; what a caller decodes is its own
-    // choice, so stop after a bounded amount.
-    while batch.len() < 1 << 16 {
-        let copied = copying.decode(&mut batch, max);
-        let lent = borrowing.decode_borrowed(&mut borrowed, max);
-        assert_eq!(copied.is_ok(), lent.is_ok());
-        match copied {
-            Ok(0) | Err(_) => break,
-            Ok(n) => assert_eq!(Ok(n), lent),
-        }
-        let _ = copying.skip(1);
-        let _ = borrowing.skip(1);
-    }
-    assert!(batch.iter().eq(borrowed.iter().copied()));
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

@@ -1,35 +1,8 @@
-//! Arbitrary bytes read as the Thrift structures a reader parses from a file: an error,
-//! or a value that re-encodes to bytes that read back equal.
+//! A fuzz target whose body is `../bodies/thrift_metadata.rs`, shared with
+//! the replay test `crates/parquet-thrift/tests/fuzz_regressions.rs`.
 #![no_main]
 
-use libfuzzer_sys::fuzz_target;
-use parquet_thrift::{
-    BloomFilterHeader, ColumnIndex, FileCryptoMetaData, FileMetaData, OffsetIndex, PageHeader,
-};
+#[path = "../bodies/thrift_metadata.rs"]
+mod body;
 
-macro_rules! check {
-    ($type:ident, $data:expr) => {{
-        if let Ok((value, used)) = $type::read_from($data) {
-            assert!(used <= $data.len());
-            let mut bytes = Vec::new();
-            value.write_to(&mut bytes).unwrap();
-            let (again, again_used) = $type::read_from(&bytes).unwrap();
-            assert_eq!(again_used, bytes.len());
-            assert_eq!(again, value);
-        }
-    }};
-}
-
-fuzz_target!(|data: &[u8]| {
-    let Some((&selector, input)) = data.split_first() else {
-        return;
-    };
-    match selector % 6 {
-        0 => check!(FileMetaData, input),
-        1 => check!(PageHeader, input),
-        2 => check!(ColumnIndex, input),
-        3 => check!(OffsetIndex, input),
-        4 => check!(BloomFilterHeader, input),
-        _ => check!(FileCryptoMetaData, input),
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));

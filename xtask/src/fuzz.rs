@@ -1,6 +1,7 @@
 //! `cargo xtask fuzz`.
 
 use crate::{root, run as run_command};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -107,6 +108,11 @@ fn run_target(
     if seeds.is_dir() {
         command.arg(&seeds);
     }
+    // The committed regressions are seeds too: the fuzzer starts from what once failed.
+    let regressions = fuzz_dir.join("regressions").join(target);
+    if regressions.is_dir() {
+        command.arg(&regressions);
+    }
     // Read-only seed directories of the project's own files (libFuzzer adds new inputs to
     // the first directory only).
     for (t, dir) in SHARED_SEEDS {
@@ -131,10 +137,13 @@ fn run_target(
         .try_clone()
         .map_err(|e| format!("{}: {e}", log_path.display()))?;
     command.stdout(log).stderr(log_err);
+    let artifacts = fuzz_dir.join("artifacts").join(target);
+    let before = artifact_files(&artifacts);
     let status = command
         .status()
         .map_err(|e| format!("cannot start {command:?}: {e}"))?;
     let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+    let kept = keep_new_artifacts(&artifacts, &before, &regressions)?;
     if status.success() {
         let runs = text
             .lines()
@@ -152,7 +161,58 @@ fn run_target(
         "fuzz: {target}: FAILED ({status}); full log in {}",
         log_path.display()
     );
+    for file in &kept {
+        println!(
+            "fuzz: {target}: the failing input is now {}: commit it, and the crate's \
+             tests/fuzz_regressions.rs replays it",
+            Path::new("fuzz")
+                .join(file.strip_prefix(fuzz_dir).unwrap_or(file))
+                .display()
+        );
+    }
     Ok(false)
+}
+
+/// The inputs libFuzzer writes when a target fails (`crash-…`, `timeout-…`, `oom-…`,
+/// `leak-…`), in the target's artifacts directory.
+fn artifact_files(dir: &Path) -> BTreeSet<PathBuf> {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|path| {
+                    path.file_name().is_some_and(|name| {
+                        let name = name.to_string_lossy();
+                        ["crash-", "timeout-", "oom-", "leak-"]
+                            .iter()
+                            .any(|kind| name.starts_with(kind))
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Copies the artifacts of `dir` that were not in `before` into `regressions`, where the
+/// replay tests find them; returns the copies.
+fn keep_new_artifacts(
+    dir: &Path,
+    before: &BTreeSet<PathBuf>,
+    regressions: &Path,
+) -> Result<Vec<PathBuf>, String> {
+    let mut kept = Vec::new();
+    for artifact in artifact_files(dir).difference(before) {
+        let Some(name) = artifact.file_name() else {
+            continue;
+        };
+        std::fs::create_dir_all(regressions)
+            .map_err(|e| format!("{}: {e}", regressions.display()))?;
+        let copy = regressions.join(name);
+        std::fs::copy(artifact, &copy)
+            .map_err(|e| format!("{} -> {}: {e}", artifact.display(), copy.display()))?;
+        kept.push(copy);
+    }
+    Ok(kept)
 }
 
 /// `cargo-fuzz` from the `PATH`, or installed into `target/xtask-tools`.

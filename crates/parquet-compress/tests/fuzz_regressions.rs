@@ -1,0 +1,15 @@
+//! The regressions of this crate's fuzz targets, replayed: every input committed under
+//! `fuzz/regressions/<target>/` runs through the target's own body (`fuzz/bodies/`).
+//! `cargo xtask fuzz` copies there whatever input makes a target fail.
+
+#[path = "../../../fuzz/replay.rs"]
+pub mod replay;
+
+#[path = "../../../fuzz/bodies/decompress.rs"]
+#[allow(clippy::unwrap_used)] // the target's checks
+pub mod decompress;
+
+#[test]
+fn decompress() {
+    replay::replay("decompress", decompress::run);
+}
