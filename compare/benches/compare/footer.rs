@@ -2,9 +2,19 @@
 //! `ParquetMetaDataReader::decode_metadata`, on the Thrift bytes of a wide table's footer
 //! (1,000 and 10,000 columns x 10 row groups, with statistics, encoding stats, page
 //! index offsets and column orders). Both are checked to agree on offsets and statistics.
+//!
+//! Footer open (`footer open, 200000 columns x 1 row group`): the whole bytes of a file
+//! whose footer is that of a 200,000-column table with one row group ("PAR1", the
+//! footer, its 4-byte length, "PAR1"; no column data), opened from memory:
+//! `parquet_file::FileReader::open` (which decodes the footer and builds and checks the
+//! schema) against arrow-rs's `ParquetMetaDataReader::parse_and_finish` (which decodes
+//! it and builds its schema descriptor), page indexes left unread by both. Both are
+//! checked to see the same columns and rows.
 
 use crate::Bench;
-use parquet::file::metadata::ParquetMetaDataReader;
+use bytes::Bytes;
+use parquet::file::metadata::{PageIndexPolicy, ParquetMetaDataReader};
+use parquet_file::FileReader;
 use parquet_thrift::FileMetaData;
 use std::hint::black_box;
 
@@ -15,6 +25,9 @@ use wide_footer::wide_footer;
 
 const ROW_GROUPS: usize = 10;
 
+/// Columns of the footer-open row.
+const OPEN_COLUMNS: usize = 200_000;
+
 pub fn run(bench: &mut Bench) {
     for columns in [1_000, 10_000] {
         let name = format!("footer decode, {columns} columns x {ROW_GROUPS} row groups");
@@ -22,6 +35,56 @@ pub fn run(bench: &mut Bench) {
             decode(bench, &name, columns);
         }
     }
+    let name = format!("footer open, {OPEN_COLUMNS} columns x 1 row group");
+    if bench.wanted(&name) {
+        open(bench, &name, OPEN_COLUMNS);
+    }
+}
+
+/// The whole bytes of a file with the wide footer of `columns` columns and one row
+/// group, and no data: "PAR1", the footer, its length, "PAR1".
+fn wide_file(columns: usize) -> Bytes {
+    let mut file = b"PAR1".to_vec();
+    wide_footer(columns, 1).write_to(&mut file).unwrap();
+    let footer_len = u32::try_from(file.len() - 4).unwrap();
+    file.extend_from_slice(&footer_len.to_le_bytes());
+    file.extend_from_slice(b"PAR1");
+    Bytes::from(file)
+}
+
+fn arrow_open(file: &Bytes) -> parquet::file::metadata::ParquetMetaData {
+    ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Skip)
+        .parse_and_finish(file)
+        .unwrap()
+}
+
+fn open(bench: &mut Bench, name: &str, columns: usize) {
+    let file = wide_file(columns);
+    let ours = FileReader::open(file.clone()).unwrap();
+    let theirs = arrow_open(&file);
+    assert_eq!(ours.schema().columns().len(), columns);
+    assert_eq!(theirs.file_metadata().schema_descr().num_columns(), columns);
+    assert_eq!(ours.num_row_groups(), 1);
+    assert_eq!(theirs.num_row_groups(), 1);
+    assert_eq!(ours.metadata().row_groups()[0].columns.len(), columns);
+    assert_eq!(theirs.row_group(0).num_columns(), columns);
+    assert_eq!(
+        ours.metadata().row_groups()[0].num_rows,
+        theirs.row_group(0).num_rows()
+    );
+    drop((ours, theirs));
+    bench.run(
+        name,
+        columns,
+        file.len(),
+        &mut || {
+            drop(black_box(
+                FileReader::open(black_box(file.clone())).unwrap(),
+            ))
+        },
+        &mut || drop(black_box(arrow_open(black_box(&file)))),
+    );
 }
 
 fn decode(bench: &mut Bench, name: &str, columns: usize) {
