@@ -110,7 +110,10 @@ mod shuffle_u32 {
         wide: bool,
     }
 
+    // Evaluated at compile time only (for `PLANS`): an index out of bounds here is a
+    // compile error, not a run-time panic.
     #[allow(clippy::cast_possible_truncation)] // byte indices < 16, shifts <= 32
+    #[allow(clippy::indexing_slicing)]
     const fn plan(width: usize) -> Plan {
         let high = 4 * width / 8;
         let mut plan = Plan {
@@ -153,6 +156,7 @@ mod shuffle_u32 {
     }
 
     /// Plans for widths 0..=31 (0 unused), computed at compile time.
+    #[allow(clippy::indexing_slicing)] // compile time: out of bounds does not build
     const PLANS: [Plan; 32] = {
         let mut plans = [plan(1); 32];
         let mut width = 1;
@@ -186,6 +190,7 @@ mod shuffle_u32 {
             fallback::unpack_blocks(width, input, out);
             return;
         }
+        #[allow(clippy::indexing_slicing)] // `0 < width < 32 = PLANS.len()`, checked above
         let plan = &PLANS[width];
         // Groups of eight whose two 16-byte loads stay inside the input, rounded down to
         // whole blocks; the caller guarantees `input` holds every block. Usually all of
@@ -236,6 +241,10 @@ mod shuffle_u32 {
             // SAFETY: `chunk` is 8 `u32`s, 32 bytes, the size of the store.
             unsafe { _mm256_storeu_si256(chunk.as_mut_ptr().cast(), lanes) };
         }
+        // A group's two loads (`plan.high + 16` bytes from its start) cover its `width`
+        // bytes, and `simd_blocks` counts only blocks whose loads stay inside `input`:
+        // `simd_blocks * 4 * width <= input.len()`.
+        #[allow(clippy::indexing_slicing)]
         fallback::unpack_blocks(width, &input[simd_blocks * 4 * width..], tail);
     }
 }

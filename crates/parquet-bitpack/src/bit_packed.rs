@@ -78,16 +78,16 @@ impl<'a> Decoder<'a> {
             return Err(Error::invalid("bit width", 0, width.into()));
         }
         let needed = packed_len(num_values, width);
-        if input.len() < needed {
+        let Some(input) = input.get(..needed) else {
             return Err(Error::truncated(
                 "bit-packed levels",
                 0,
                 needed,
                 input.len(),
             ));
-        }
+        };
         Ok(Self {
-            input: &input[..needed],
+            input,
             width,
             next: 0,
             len: num_values,
@@ -114,6 +114,7 @@ impl<'a> Decoder<'a> {
             return Err(Error::invalid("bit width", 0, self.width.into()));
         }
         let count = out.len().min(self.remaining());
+        #[allow(clippy::indexing_slicing)] // `count <= out.len()`, the `min` above
         let out = &mut out[..count];
         if self.width == 0 {
             out.fill(T::default());
@@ -148,6 +149,7 @@ impl<'a> Decoder<'a> {
         let mut bytes = [0u8; 16];
         let available = self.input.get(byte..).unwrap_or_default();
         let take = available.len().min(16);
+        #[allow(clippy::indexing_slicing)] // `take` is at most both lengths, the `min` above
         bytes[..take].copy_from_slice(&available[..take]);
         u128::from_be_bytes(bytes)
     }

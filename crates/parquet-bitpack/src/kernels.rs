@@ -30,7 +30,9 @@ pub trait Kernel: Copy + Default {
 }
 
 // Inlined into each kernel so that it is compiled with the kernel's target features.
-#[allow(clippy::inline_always)]
+// Its callers pass a slice of exactly `4 * W` bytes and constant indices below `W`, so the
+// bounds check folds away; out of bounds it would be a bug in this module, not the input.
+#[allow(clippy::inline_always, clippy::indexing_slicing)]
 #[inline(always)]
 pub(crate) fn word(input: &[u8], index: usize) -> u32 {
     let mut bytes = [0; 4];
@@ -42,6 +44,10 @@ pub(crate) fn word(input: &[u8], index: usize) -> u32 {
 /// in `$acc` (`u32`, or `u64` for values wider than 32 bits).
 macro_rules! block_kernels {
     ($ty:ty, $acc:ty) => {
+        // `input` is a `chunks_exact(4 * W)` chunk (see `unpack_loop`): the one slicing
+        // check cannot fail, and lets every word index below (the highest is
+        // `(31 * W + W - 1) / 32 < W`) go unchecked. `I < 32 = BLOCK`.
+        #[allow(clippy::indexing_slicing)]
         #[inline(always)]
         fn unpack_block<const W: usize>(input: &[u8], out: &mut [$ty; BLOCK]) {
             let input = &input[..4 * W];
@@ -64,6 +70,9 @@ macro_rules! block_kernels {
             });
         }
 
+        // `out` is a `chunks_exact_mut(4 * W)` chunk (see `pack_loop`); `I < 32 = BLOCK`;
+        // word indices are below `W`, at most the `BITS` words of `words`.
+        #[allow(clippy::indexing_slicing)]
         #[inline(always)]
         fn pack_block<const W: usize>(values: &[$ty; BLOCK], out: &mut [u8]) {
             let out = &mut out[..4 * W];

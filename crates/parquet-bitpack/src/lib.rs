@@ -39,6 +39,7 @@
 //! than the value type, which is a bug in the caller, and ignores bits of a value above
 //! the width.
 #![deny(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod arch;
 pub mod bit_packed;
@@ -157,6 +158,10 @@ pub fn unpack<T: Packable>(width: u8, input: &[u8], out: &mut [T]) -> Result<usi
     check_input(input, needed)?;
     let (blocks, tail) = out.as_chunks_mut::<BLOCK>();
     T::unpack_blocks(width.into(), input, blocks);
+    // `tail` holds fewer than `BLOCK` values: the `needed - start` bytes of their bits, at
+    // most `4 * width <= 256`, fit `padded`, and `input` holds `needed` bytes (checked
+    // above).
+    #[allow(clippy::indexing_slicing)]
     if !tail.is_empty() {
         let start = blocks.len() * 4 * usize::from(width);
         let mut padded = [0u8; 4 * 64];
@@ -194,6 +199,7 @@ fn checked_pack_blocks<T: Packable>(
     );
     let start = out.len();
     out.resize(start + packed_len(values.len() * BLOCK, width), 0);
+    #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
     kernel(width.into(), values, &mut out[start..]);
 }
 
@@ -207,6 +213,8 @@ fn checked_pack_blocks<T: Packable>(
 pub fn pack<T: Packable>(width: u8, values: &[T], out: &mut Vec<u8>) {
     let (blocks, tail) = values.as_chunks::<BLOCK>();
     pack_blocks(width, blocks, out);
+    // `tail` holds fewer than `BLOCK` values, packed in at most `4 * width <= 256` bytes.
+    #[allow(clippy::indexing_slicing)]
     if !tail.is_empty() {
         let mut block = [[T::default(); BLOCK]; 1];
         block[0][..tail.len()].copy_from_slice(tail);

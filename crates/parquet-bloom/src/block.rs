@@ -50,8 +50,8 @@ impl Block {
     /// The block stored as these 32 bytes.
     pub fn from_le_bytes(bytes: [u8; BLOCK_BYTES]) -> Self {
         let mut words = [0; 8];
-        for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(4)) {
-            *word = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        for (word, chunk) in words.iter_mut().zip(bytes.as_chunks::<4>().0) {
+            *word = u32::from_le_bytes(*chunk);
         }
         Self(words)
     }
@@ -107,7 +107,10 @@ impl Block {
         let mut ones = 0;
         let mut i = 0;
         while i < 8 {
-            ones += self.0[i].count_ones();
+            #[allow(clippy::indexing_slicing)] // `i < 8`, the number of words
+            {
+                ones += self.0[i].count_ones();
+            }
             i += 1;
         }
         ones

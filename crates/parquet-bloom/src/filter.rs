@@ -184,6 +184,7 @@ impl Sbbf {
     pub fn check_hashes(&self, hashes: &[u64], out: &mut Vec<bool>) {
         let start = out.len();
         out.resize(start + hashes.len(), false);
+        #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
         arch::check_hashes(&self.blocks, hashes, &mut out[start..]);
     }
 

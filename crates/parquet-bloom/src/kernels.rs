@@ -31,23 +31,30 @@ pub(crate) fn key(hash: u64) -> u32 {
 
 /// Defines `insert_hash`, `check_hash`, `insert_hashes`, `check_hashes` and `check_any`
 /// over a slice of blocks in the current module, each with the given attributes.
+///
+/// Each indexes `blocks` with [`block_index`], which is below `blocks.len()` whenever
+/// that is not 0, and a filter has at least one block (the invariant of `Sbbf`'s
+/// `blocks`): the indexing cannot fail.
 macro_rules! filter_kernels {
     ($(#[$attr:meta])*) => {
         use crate::block::Block;
         use crate::kernels::{block_index, key};
 
         $(#[$attr])*
+        #[allow(clippy::indexing_slicing)] // `block_index` is below `blocks.len()`
         pub(crate) fn insert_hash(blocks: &mut [Block], hash: u64) {
             let index = block_index(hash, blocks.len());
             blocks[index].insert(key(hash));
         }
 
         $(#[$attr])*
+        #[allow(clippy::indexing_slicing)] // `block_index` is below `blocks.len()`
         pub(crate) fn check_hash(blocks: &[Block], hash: u64) -> bool {
             blocks[block_index(hash, blocks.len())].check(key(hash))
         }
 
         $(#[$attr])*
+        #[allow(clippy::indexing_slicing)] // `block_index` is below `blocks.len()`
         pub(crate) fn insert_hashes(blocks: &mut [Block], hashes: &[u64]) {
             let num_blocks = blocks.len();
             for &hash in hashes {
@@ -57,6 +64,7 @@ macro_rules! filter_kernels {
 
         /// Writes the check of `hashes[i]` to `out[i]`, for `i` below the shorter length.
         $(#[$attr])*
+        #[allow(clippy::indexing_slicing)] // `block_index` is below `blocks.len()`
         pub(crate) fn check_hashes(blocks: &[Block], hashes: &[u64], out: &mut [bool]) {
             let num_blocks = blocks.len();
             for (found, &hash) in out.iter_mut().zip(hashes) {
@@ -65,6 +73,7 @@ macro_rules! filter_kernels {
         }
 
         $(#[$attr])*
+        #[allow(clippy::indexing_slicing)] // `block_index` is below `blocks.len()`
         pub(crate) fn check_any(blocks: &[Block], hashes: &[u64]) -> bool {
             let num_blocks = blocks.len();
             let mut any = false;

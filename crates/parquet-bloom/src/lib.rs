@@ -56,6 +56,7 @@
 //! tests check both builds against each other and a bit-by-bit reference. [`portable`]
 //! runs the portable build on any CPU.
 #![deny(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod arch;
 pub mod block;
@@ -78,6 +79,7 @@ pub mod portable {
     pub fn check_hashes(filter: &Sbbf, hashes: &[u64], out: &mut Vec<bool>) {
         let start = out.len();
         out.resize(start + hashes.len(), false);
+        #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
         arch::portable::check_hashes(filter.blocks(), hashes, &mut out[start..]);
     }
 

@@ -101,6 +101,7 @@ pub(crate) fn join_block_8(s: [&[u8; BLOCK]; 8]) -> [u64; BLOCK] {
 /// Joins one block of 16 streams: two blocks of 8, the low and high halves of each
 /// value.
 #[inline(always)]
+#[allow(clippy::indexing_slicing)] // `j < 8`: `s[j]` and `s[8 + j]` are among the 16
 pub(crate) fn join_block_16(s: [&[u8; BLOCK]; 16]) -> [[u64; 2]; BLOCK] {
     let lo = join_block_8(core::array::from_fn(|j| s[j]));
     let hi = join_block_8(core::array::from_fn(|j| s[8 + j]));
@@ -165,6 +166,7 @@ pub(crate) fn split_block_16(lanes: &[u128; BLOCK]) -> [[u8; BLOCK]; 16] {
 
 /// Joins one block of `K` streams by storing each byte where it belongs.
 #[inline(always)]
+#[allow(clippy::indexing_slicing)] // `i < BLOCK`, the length of each stream block
 pub(crate) fn interleave_block<const K: usize>(s: [&[u8; BLOCK]; K]) -> [[u8; K]; BLOCK] {
     let mut bytes = [[0; K]; BLOCK];
     for (i, value) in bytes.iter_mut().enumerate() {
@@ -177,6 +179,8 @@ pub(crate) fn interleave_block<const K: usize>(s: [&[u8; BLOCK]; K]) -> [[u8; K]
 
 /// Joins one block of 8 streams: pairs of streams into 2-byte lanes, then four streams of
 /// lanes into values, each step by [`interleave_block`]'s method.
+// `p < 4`, so `2 * p + 1 < 8`; `i < BLOCK`, the length of each array of lanes.
+#[allow(clippy::indexing_slicing)]
 #[inline(always)]
 pub(crate) fn interleave_block_8(s: [&[u8; BLOCK]; 8]) -> [[u8; 8]; BLOCK] {
     let pairs: [[u16; BLOCK]; 4] = core::array::from_fn(|p| {
@@ -224,6 +228,8 @@ macro_rules! join_kernel {
                 .iter()
                 .fold(blocks.len(), |n, chunks| n.min(chunks.len()));
             for (b, block) in blocks.iter_mut().enumerate().take(whole) {
+                // `j < $k`, and `b < whole`, which is at most each stream's block count.
+                #[allow(clippy::indexing_slicing)]
                 let lanes = $join_block(core::array::from_fn(|j| &chunks[j][b]));
                 for (value, lane) in block.iter_mut().zip(lanes) {
                     *value = from($to_bytes(lane));

@@ -61,6 +61,7 @@
 //!
 //! The crate has no features.
 #![deny(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod arch;
 mod kernels;
@@ -116,6 +117,7 @@ pub fn encode_bytes(bytes: &[u8], width: usize, out: &mut Vec<u8>) -> Result<()>
 pub fn encode_batch(batch: &FixedLenByteArrayBatch, out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + batch.data().len(), 0);
+    #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
     split_bytes(
         Kernels::Detect,
         batch.data(),
@@ -127,6 +129,7 @@ pub fn encode_batch(batch: &FixedLenByteArrayBatch, out: &mut Vec<u8>) {
 fn encode_with<T: FixedWidth>(kernels: Kernels, values: &[T], out: &mut Vec<u8>) {
     let start = out.len();
     out.resize(start + values.len() * T::SIZE, 0);
+    #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
     let out = &mut out[start..];
     match T::SIZE {
         2 => arch::split_2(kernels, values, out, to_bytes::<T, 2>),
@@ -168,6 +171,7 @@ fn encode_bytes_with(
     }
     let start = out.len();
     out.resize(start + bytes.len(), 0);
+    #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
     split_bytes(kernels, bytes, width, &mut out[start..]);
     Ok(())
 }
@@ -291,6 +295,7 @@ impl<'a> Decoder<'a> {
             return Err(Error::invalid("output value width", 0, T::SIZE as u64));
         }
         let count = out.len().min(self.remaining());
+        #[allow(clippy::indexing_slicing)] // `count <= out.len()`, the `min` above
         let (input, stride, first, out) = (self.input, self.len, self.next, &mut out[..count]);
         let kernels = self.kernels;
         match T::SIZE {
@@ -323,6 +328,7 @@ impl<'a> Decoder<'a> {
     #[inline]
     pub fn decode_bytes(&mut self, out: &mut [u8]) -> Result<usize> {
         let count = (out.len() / self.width).min(self.remaining());
+        #[allow(clippy::indexing_slicing)] // `count <= out.len() / width`, the `min` above
         self.join_bytes(&mut out[..count * self.width]);
         self.next += count;
         Ok(count)

@@ -186,6 +186,7 @@ impl Decompressor {
             self.decompress_growing(codec, input, &mut output)?
         } else {
             grow(out, room)?;
+            #[allow(clippy::indexing_slicing)] // `start` was the length before `grow`
             self.decompress_slice(codec, input, &mut out[start..], expected)?
         };
         out.truncate(start + written);

@@ -60,6 +60,8 @@ pub(crate) fn deflate(
             out.reserve((n - consumed) / 2 + 1024);
         }
         let before = state.total_in();
+        // The compressor consumes at most the input it is given: `consumed <= n`.
+        #[allow(clippy::indexing_slicing)]
         let status = state
             .compress_vec(&input[consumed..], out, FlushCompress::Finish)
             .map_err(|_| Error::corrupt(codec, "the DEFLATE compressor failed"))?;
@@ -125,7 +127,8 @@ pub(crate) fn gunzip<S: Sink + ?Sized>(
     let mut written = 0;
     while at < input.len() {
         let body = member_header(input, at)?;
-        let (consumed, end) = inflate_stream(state, Codec::Gzip, &input[body..], out, written)?;
+        let stream = input.get(body..).unwrap_or_default();
+        let (consumed, end) = inflate_stream(state, Codec::Gzip, stream, out, written)?;
         let trailer = body + consumed;
         let [c0, c1, c2, c3, s0, s1, s2, s3] = read_bytes(input, trailer, "gzip member trailer")?;
         let member = out.written(written..end);
@@ -184,7 +187,8 @@ fn member_header(input: &[u8], at: usize) -> Result<usize> {
     }
     for (flag, what) in [(FNAME, "gzip file name"), (FCOMMENT, "gzip comment")] {
         if flags & flag != 0 {
-            let Some(nul) = input[pos..].iter().position(|&b| b == 0) else {
+            let rest = input.get(pos..).unwrap_or_default();
+            let Some(nul) = rest.iter().position(|&b| b == 0) else {
                 return Err(Error::truncated(
                     what,
                     pos,
@@ -198,7 +202,7 @@ fn member_header(input: &[u8], at: usize) -> Result<usize> {
     if flags & FHCRC != 0 {
         let stored = u16::from_le_bytes(read_bytes(input, pos, "gzip header CRC-16")?);
         let mut crc = Crc::new();
-        crc.update(&input[at..pos]);
+        crc.update(input.get(at..pos).unwrap_or_default());
         #[allow(clippy::cast_possible_truncation)]
         if crc.sum() as u16 != stored {
             return Err(Error::invalid("gzip header CRC-16", pos, u64::from(stored)));
@@ -234,6 +238,9 @@ fn inflate_stream<S: Sink + ?Sized>(
     let limit = out.limit();
     loop {
         let (in_before, out_before) = (state.total_in(), state.total_out());
+        // The decompressor consumes at most the input it is given: `consumed <=
+        // input.len()`.
+        #[allow(clippy::indexing_slicing)]
         let status = if let space @ [_, ..] = out.room(written)? {
             state.decompress(&input[consumed..], space, FlushDecompress::None)
         } else {

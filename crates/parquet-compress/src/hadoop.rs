@@ -35,7 +35,8 @@ pub(crate) fn compress(
         compress_block(block, out)?;
         let compressed = out.len() - header - 2 * HEADER_LEN;
         // Both fit: a block is at most 128 KiB and no codec here expands it past 2^32.
-        #[allow(clippy::cast_possible_truncation)]
+        // The two headers are the `2 * HEADER_LEN` bytes appended at `header` above.
+        #[allow(clippy::cast_possible_truncation, clippy::indexing_slicing)]
         {
             out[header..header + HEADER_LEN].copy_from_slice(&(block.len() as u32).to_be_bytes());
             out[header + HEADER_LEN..header + 2 * HEADER_LEN]
@@ -144,15 +145,16 @@ fn decompress_framed(
                 ));
             };
             at += chunk_len;
-            written +=
-                decompress_block(chunk, &mut out[written..block_end]).map_err(
-                    |error| match error {
-                        Error::TooLong { .. } => {
-                            Error::corrupt(codec, "a Hadoop chunk decompresses past its block")
-                        }
-                        error => error,
-                    },
-                )?;
+            // `block_end <= out.len()` (checked above), and each chunk writes at most the
+            // room it is given, so `written <= block_end`.
+            #[allow(clippy::indexing_slicing)]
+            let room = &mut out[written..block_end];
+            written += decompress_block(chunk, room).map_err(|error| match error {
+                Error::TooLong { .. } => {
+                    Error::corrupt(codec, "a Hadoop chunk decompresses past its block")
+                }
+                error => error,
+            })?;
             if written == block_end {
                 break;
             }

@@ -116,6 +116,7 @@
 //!
 //! The crate itself has no `unsafe` code.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 #[cfg(feature = "brotli")]
 mod brotli;

@@ -18,6 +18,7 @@ pub(crate) fn append_bounded(
 ) -> Result<()> {
     let start = out.len();
     out.resize(start + bound, 0);
+    #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
     let written = compress_into(&mut out[start..])?;
     out.truncate(start + written);
     Ok(())

@@ -86,6 +86,8 @@ impl ByteArrayBatch {
 
     /// The values in order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &[u8]> + DoubleEndedIterator + '_ {
+        // `windows(2)` yields slices of exactly two offsets.
+        #[allow(clippy::indexing_slicing)]
         self.offsets.windows(2).map(|pair| {
             self.data
                 .get(pair[0] as usize..pair[1] as usize)
@@ -129,6 +131,8 @@ impl ByteArrayBatch {
     /// `prefix_len`; [`Error::LimitExceeded`] when the batch would exceed `u32::MAX` bytes.
     #[inline]
     pub fn push_prefixed(&mut self, prefix_len: usize, suffix: &[u8]) -> Result<()> {
+        // Where the last value starts: `offsets.len() - 2`, in bounds when it exists.
+        #[allow(clippy::indexing_slicing)]
         let last = self
             .offsets
             .len()
@@ -338,6 +342,8 @@ impl FixedLenByteArrayBatch {
         let start = self.data.len();
         self.data.resize(start + count * self.width, 0);
         self.len += count;
+        // `start` was the length before the resize, which only grew the data.
+        #[allow(clippy::indexing_slicing)]
         &mut self.data[start..]
     }
 

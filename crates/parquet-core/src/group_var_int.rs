@@ -80,15 +80,17 @@ pub fn encode<T: GroupVarInt>(values: &[T], out: &mut Vec<u8>) {
         for (slot, value) in group.iter_mut().zip(chunk) {
             *slot = value.to_bits();
         }
-        let group = &group[..T::GROUP];
+        // The group, zero-padded to `T::GROUP` values.
+        let group = group.iter().take(T::GROUP);
         let mut header = 0u64;
-        for (index, &bits) in group.iter().enumerate() {
+        for (index, &bits) in group.clone().enumerate() {
             let len = byte_len(bits);
             header |= ((len - 1) as u64) << code_shift::<T>(index);
         }
-        out.extend_from_slice(&header.to_be_bytes()[8 - T::HEADER..]);
+        // The low `T::HEADER` bytes, big-endian.
+        out.extend(header.to_be_bytes().iter().skip(8 - T::HEADER));
         for &bits in group {
-            out.extend_from_slice(&bits.to_le_bytes()[..byte_len(bits)]);
+            out.extend(bits.to_le_bytes().iter().take(byte_len(bits)));
         }
     }
 }
@@ -161,6 +163,9 @@ impl<'a, T: GroupVarInt> Decoder<'a, T> {
                 self.read_group()?;
             }
             let take = (self.group_len - self.group_next).min(wanted - written);
+            // `group_next < group_len <= self.group.len()` once a group is read, and
+            // `take` is at most what is left of the group and of `out[..wanted]`.
+            #[allow(clippy::indexing_slicing)]
             out[written..written + take]
                 .copy_from_slice(&self.group[self.group_next..self.group_next + take]);
             self.group_next += take;
@@ -180,6 +185,7 @@ impl<'a, T: GroupVarInt> Decoder<'a, T> {
         let mut skipped = 0;
         while skipped < n {
             let step = (n - skipped).min(scratch.len());
+            #[allow(clippy::indexing_slicing)] // `step <= scratch.len()`, the `min` above
             let got = self.decode(&mut scratch[..step])?;
             if got == 0 {
                 break;
@@ -191,7 +197,7 @@ impl<'a, T: GroupVarInt> Decoder<'a, T> {
 
     fn read_group(&mut self) -> Result<()> {
         let start = self.position;
-        let rest = &self.input[start..];
+        let rest = self.input.get(start..).unwrap_or_default();
         let Some(header_bytes) = rest.get(..T::HEADER) else {
             return Err(Error::truncated(
                 "GroupVarInt header",
@@ -205,7 +211,7 @@ impl<'a, T: GroupVarInt> Decoder<'a, T> {
             .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
         let mut offset = T::HEADER;
         let code_mask = (1u64 << T::CODE_BITS) - 1;
-        for index in 0..T::GROUP {
+        for (index, slot) in self.group.iter_mut().take(T::GROUP).enumerate() {
             // A code is at most 3 bits: the cast cannot truncate.
             #[allow(clippy::cast_possible_truncation)]
             let len = ((header >> code_shift::<T>(index)) & code_mask) as usize + 1;
@@ -218,8 +224,9 @@ impl<'a, T: GroupVarInt> Decoder<'a, T> {
                 ));
             };
             let mut le = [0u8; 8];
+            #[allow(clippy::indexing_slicing)] // `len <= 8`: a 3-bit code plus one
             le[..len].copy_from_slice(bytes);
-            self.group[index] = T::from_bits(u64::from_le_bytes(le));
+            *slot = T::from_bits(u64::from_le_bytes(le));
             offset += len;
         }
         self.position = start + offset;

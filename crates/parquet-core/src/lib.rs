@@ -36,6 +36,7 @@
 //! [`Error`] that names what was being read and at which offset. Allocations are sized
 //! from the input's length, never from a count read from it.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod byte_array;
 pub mod cursor;

@@ -100,6 +100,8 @@ macro_rules! extend_le_bytes {
             for (bytes, value) in block.iter_mut().zip(chunk) {
                 *bytes = value.to_le_bytes();
             }
+            // `chunks(BLOCK)` yields at most `BLOCK` values, the length of `block`.
+            #[allow(clippy::indexing_slicing)]
             out.extend_from_slice(block[..chunk.len()].as_flattened());
         }
     }};

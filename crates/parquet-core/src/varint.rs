@@ -21,6 +21,8 @@ pub const MAX_LEN_U64: usize = 10;
 pub fn encode_u64(value: u64, out: &mut Vec<u8>) {
     let mut buf = [0u8; MAX_LEN_U64];
     let len = write_u64(value, &mut buf);
+    // `write_u64` counts one byte per slot of `buf` it writes: `len <= buf.len()`.
+    #[allow(clippy::indexing_slicing)]
     out.extend_from_slice(&buf[..len]);
 }
 

@@ -20,7 +20,7 @@
 //! | `BloomFilterHeader`    | 8    | yes       | yes    | no   |
 //! | `BloomFilterBitset`    | 9    | yes       | yes    | no   |
 
-use crate::Result;
+use crate::{ModuleType, Result};
 use std::fmt;
 
 /// The largest row group, column or page ordinal: ordinals are written as a little-endian
@@ -41,61 +41,6 @@ const MAX_SUFFIX_LEN: usize = 7;
 
 /// The bytes a [`Suffix`] is kept in: [`MAX_SUFFIX_LEN`], rounded up to a `u64`.
 const SUFFIX_BYTES: usize = 8;
-
-/// The kinds of module, with the module type byte of their AAD as discriminant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum ModuleType {
-    /// The file footer, `FileMetaData`.
-    Footer = 0,
-    /// A `ColumnMetaData` serialized and encrypted on its own, with a column key.
-    ColumnMetaData = 1,
-    /// The (compressed) body of a data page.
-    DataPage = 2,
-    /// The (compressed) body of a dictionary page.
-    DictionaryPage = 3,
-    /// The `PageHeader` of a data page.
-    DataPageHeader = 4,
-    /// The `PageHeader` of a dictionary page.
-    DictionaryPageHeader = 5,
-    /// A `ColumnIndex`.
-    ColumnIndex = 6,
-    /// An `OffsetIndex`.
-    OffsetIndex = 7,
-    /// A `BloomFilterHeader`.
-    BloomFilterHeader = 8,
-    /// The bitset of a Bloom filter.
-    BloomFilterBitset = 9,
-}
-
-impl ModuleType {
-    /// The module type byte of the AAD suffix.
-    pub const fn as_u8(self) -> u8 {
-        self as u8
-    }
-
-    /// The spec's name for the module type.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Footer => "Footer",
-            Self::ColumnMetaData => "ColumnMetaData",
-            Self::DataPage => "Data Page",
-            Self::DictionaryPage => "Dictionary Page",
-            Self::DataPageHeader => "Data PageHeader",
-            Self::DictionaryPageHeader => "Dictionary PageHeader",
-            Self::ColumnIndex => "ColumnIndex",
-            Self::OffsetIndex => "OffsetIndex",
-            Self::BloomFilterHeader => "BloomFilter Header",
-            Self::BloomFilterBitset => "BloomFilter Bitset",
-        }
-    }
-}
-
-impl fmt::Display for ModuleType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A module and its place in the file: everything its AAD suffix is made of.
 ///
@@ -291,6 +236,7 @@ impl Module {
     pub fn write_aad(self, file_aad: &[u8], out: &mut Vec<u8>) -> Result<()> {
         let suffix = self.suffix()?;
         out.extend_from_slice(file_aad);
+        #[allow(clippy::indexing_slicing)] // `suffix.len() <= MAX_SUFFIX_LEN < SUFFIX_BYTES`
         out.extend_from_slice(&suffix.bytes()[..suffix.len()]);
         Ok(())
     }
@@ -331,6 +277,8 @@ impl fmt::Display for Module {
 pub(crate) struct Suffix(u64);
 
 impl Suffix {
+    /// At most [`MAX_SUFFIX_LEN`], below [`SUFFIX_BYTES`]: `Module::try_suffix` writes
+    /// `1 + 2 * count` for at most 3 ordinals.
     fn len(self) -> usize {
         (self.0 >> 56) as usize
     }
@@ -363,6 +311,7 @@ impl FileAad {
     pub(crate) fn new(file_aad: &[u8]) -> Self {
         let inline = (file_aad.len() + SUFFIX_BYTES <= INLINE_AAD).then(|| {
             let mut inline = [0; INLINE_AAD];
+            #[allow(clippy::indexing_slicing)] // `file_aad.len() < INLINE_AAD`, checked above
             inline[..file_aad.len()].copy_from_slice(file_aad);
             inline
         });
@@ -382,6 +331,9 @@ impl FileAad {
     pub(crate) fn with_aad<R>(&self, suffix: Suffix, f: impl FnOnce(&[u8]) -> R) -> R {
         let prefix = self.bytes.len();
         let len = prefix + suffix.len();
+        // An inline copy exists only when `prefix + SUFFIX_BYTES <= INLINE_AAD` (`new`), and
+        // `len <= prefix + SUFFIX_BYTES`.
+        #[allow(clippy::indexing_slicing)]
         if let Some(inline) = &self.inline {
             let mut aad = *inline;
             aad[prefix..prefix + SUFFIX_BYTES].copy_from_slice(&suffix.bytes());
@@ -397,6 +349,8 @@ impl FileAad {
     fn with_long_aad<R>(&self, suffix: Suffix, f: impl FnOnce(&[u8]) -> R) -> R {
         let prefix = self.bytes.len();
         let len = prefix + suffix.len();
+        // `prefix <= len <= STACK_AAD` in the first branch; `suffix.len() < SUFFIX_BYTES`.
+        #[allow(clippy::indexing_slicing)]
         if len <= STACK_AAD {
             let mut aad = [0; STACK_AAD];
             aad[..prefix].copy_from_slice(&self.bytes);

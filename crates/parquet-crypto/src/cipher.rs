@@ -224,6 +224,7 @@ impl RustCryptoGcm {
     ) -> Result<()> {
         let start = out.len();
         out.resize(start + plaintext.len(), 0);
+        #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
         let buffer = InOutBuf::new(plaintext, &mut out[start..]).map_err(|_| internal_error())?;
         let tag = with_aes_gcm!(self, |gcm| gcm
             .encrypt_inout_detached(nonce.into(), aad, buffer)
@@ -243,6 +244,7 @@ impl RustCryptoGcm {
     ) -> Result<bool> {
         let start = out.len();
         out.resize(start + ciphertext.len(), 0);
+        #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
         self.open(nonce, aad, ciphertext, tag, &mut out[start..])
     }
 
@@ -364,6 +366,7 @@ impl Cipher {
             out.extend_from_slice(nonce);
             let body = out.len();
             out.resize(body + plaintext.len(), 0);
+            #[allow(clippy::indexing_slicing)] // `body` was the length before the resize
             let buffer =
                 InOutBuf::new(plaintext, &mut out[body..]).map_err(|_| internal_error())?;
             self.ctr_apply(&ctr_iv(nonce), buffer)
@@ -419,6 +422,7 @@ impl Cipher {
         append_or_restore(out, |out| {
             let start = out.len();
             out.resize(start + frame.body.len(), 0);
+            #[allow(clippy::indexing_slicing)] // `start` was the length before the resize
             self.decrypt_ctr(frame, &mut out[start..])
         })
     }

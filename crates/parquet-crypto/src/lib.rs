@@ -182,6 +182,7 @@
 //! This crate is `#![forbid(unsafe_code)]`: the assembly and intrinsics are the cipher
 //! crates'.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod aad;
 mod cipher;
@@ -189,10 +190,9 @@ mod error;
 mod footer;
 mod key;
 mod module;
+mod module_type;
 
-pub use aad::{
-    AAD_FILE_UNIQUE_LEN, AadMode, MAX_ORDINAL, Module, ModuleType, file_aad, new_aad_file_unique,
-};
+pub use aad::{AAD_FILE_UNIQUE_LEN, AadMode, MAX_ORDINAL, Module, file_aad, new_aad_file_unique};
 pub use cipher::{CTR_MODULE_OVERHEAD, GCM_MODULE_OVERHEAD, LENGTH_LEN, NONCE_LEN, TAG_LEN};
 pub use error::{Error, Result};
 pub use footer::{
@@ -202,6 +202,7 @@ pub use footer::{
 };
 pub use key::{FixedKey, Key, KeyMap, KeyRetriever};
 pub use module::{Algorithm, Decrypted, ModuleCipher};
+pub use module_type::ModuleType;
 
 /// Fills `bytes` from the operating system's random generator.
 fn fill_random(bytes: &mut [u8]) -> Result<()> {

@@ -79,6 +79,7 @@
 //!
 //! None. `#![forbid(unsafe_code)]`.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 pub mod binary_packed;
 pub mod byte_array;

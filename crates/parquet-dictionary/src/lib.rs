@@ -57,6 +57,7 @@
 //!
 //! None. `#![forbid(unsafe_code)]`.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod builder;
 mod decoder;

@@ -26,6 +26,7 @@ impl sealed::Sealed for bool {
         let bytes = input.get((first + head) / 8..).unwrap_or_default();
         let mut bits = [0u8; CHUNK];
         for (out, bytes) in out.chunks_mut(CHUNK).zip(bytes.chunks(CHUNK / 8)) {
+            #[allow(clippy::indexing_slicing)] // a chunk holds at most `CHUNK = bits.len()`
             let bits = &mut bits[..out.len()];
             // Cannot fail: width 1 fits `u8`, and `bytes` holds `out.len()` bits by the
             // caller's guarantee.
@@ -50,6 +51,7 @@ impl PlainType for bool {
         out.reserve(Self::encoded_len(values.len()));
         let mut bits = [0u8; CHUNK];
         for values in values.chunks(CHUNK) {
+            #[allow(clippy::indexing_slicing)] // a chunk holds at most `CHUNK = bits.len()`
             let bits = &mut bits[..values.len()];
             for (bit, &value) in bits.iter_mut().zip(values) {
                 *bit = u8::from(value);

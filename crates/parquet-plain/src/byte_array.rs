@@ -152,6 +152,7 @@ pub fn encode<V: AsRef<[u8]>>(values: &[V], out: &mut Vec<u8>) -> Result<()> {
 pub fn encode_batch(batch: &ByteArrayBatch, out: &mut Vec<u8>) {
     out.reserve(batch.len() * LENGTH_SIZE + batch.data().len());
     for pair in batch.offsets().windows(2) {
+        #[allow(clippy::indexing_slicing)] // `windows(2)` yields slices of exactly two
         let (start, end) = (pair[0], pair[1]);
         out.extend_from_slice(&(end - start).to_le_bytes());
         out.extend_from_slice(
@@ -301,6 +302,9 @@ impl<'a> Decoder<'a> {
     #[inline]
     fn flush(&mut self, run: &mut Run, out: &mut ByteArrayBatch) -> Result<()> {
         if run.len > 0 {
+            // Values are pushed only when they fit (`Run::fits`), which keeps
+            // `len <= RUN` and `data_len <= RUN_DATA`, the lengths of the arrays.
+            #[allow(clippy::indexing_slicing)]
             out.extend_from_lengths(&run.lengths[..run.len], &run.data[..run.data_len])?;
             self.position += run.input_len;
             self.remaining -= run.len;

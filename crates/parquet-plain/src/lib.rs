@@ -81,6 +81,7 @@
 //!
 //! The crate has no features and no `unsafe` code.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod boolean;
 pub mod byte_array;

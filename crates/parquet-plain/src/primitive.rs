@@ -168,6 +168,7 @@ impl<'a, T: PlainType> Decoder<'a, T> {
     #[inline]
     pub fn decode(&mut self, out: &mut [T]) -> Result<usize> {
         let count = out.len().min(self.remaining());
+        #[allow(clippy::indexing_slicing)] // `count <= out.len()`, the `min` above
         T::decode_at(self.input, self.next, &mut out[..count]);
         self.next += count;
         Ok(count)

@@ -8,42 +8,11 @@
 use parquet_bitpack::{BLOCK_LEN, Packable, unpack_blocks};
 use parquet_core::{Cursor, Error, Result};
 
-use crate::sink::{self, Out, Sink};
+use crate::sink::{self, Out, Run, Sink};
 use crate::{MAX_BIT_WIDTH, MAX_RUN_LEN, split_length_prefixed};
 
 /// Values in a bit-packed group: run lengths are counted in groups.
 const GROUP_LEN: usize = 8;
-
-/// A piece of the stream handed to the closure of [`Decoder::for_each_run`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Run<'a> {
-    /// `len` copies of `value` (from an RLE run; `len >= 1`).
-    Repeated {
-        /// The repeated value, below `2^bit_width`.
-        value: u32,
-        /// How many times it repeats.
-        len: usize,
-    },
-    /// Between 1 and [`BLOCK_LEN`] values of a bit-packed run, each below
-    /// `2^bit_width`.
-    Packed(&'a [u32]),
-}
-
-impl Run<'_> {
-    /// The number of values in this piece.
-    pub const fn len(&self) -> usize {
-        match self {
-            Self::Repeated { len, .. } => *len,
-            Self::Packed(values) => values.len(),
-        }
-    }
-
-    /// Whether this piece holds no value (never the case for pieces the decoder hands
-    /// out).
-    pub const fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
 
 /// Decodes an RLE/bit-packing hybrid stream in batches.
 ///

@@ -96,15 +96,17 @@
 //!
 //! None: the crate has no optional parts and no `unsafe` code.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod decoder;
 mod encoder;
 mod sink;
 
-pub use decoder::{Decoder, Run};
+pub use decoder::Decoder;
 pub use encoder::{Encoder, MAX_PACKED_GROUPS, encode, encode_length_prefixed};
 pub use parquet_bitpack::BLOCK_LEN;
 pub use parquet_core::{Error, Result};
+pub use sink::Run;
 
 /// The widest bit width of the hybrid (dictionary indices are at most 32 bits).
 pub const MAX_BIT_WIDTH: u8 = 32;

@@ -1,12 +1,43 @@
 //! Where the decoder puts values: one [`Sink`] per public decoding method, all driven by
-//! the same state machine (`Decoder::drive`).
+//! the same state machine (`Decoder::drive`), and the [`Run`] pieces that
+//! [`Decoder::for_each_run`](crate::Decoder::for_each_run) hands to its closure.
 
 use core::mem;
 
 use parquet_bitpack::{BLOCK_LEN, unpack_blocks};
 use parquet_core::{Error, Result};
 
-use crate::Run;
+/// A piece of the stream handed to the closure of
+/// [`Decoder::for_each_run`](crate::Decoder::for_each_run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run<'a> {
+    /// `len` copies of `value` (from an RLE run; `len >= 1`).
+    Repeated {
+        /// The repeated value, below `2^bit_width`.
+        value: u32,
+        /// How many times it repeats.
+        len: usize,
+    },
+    /// Between 1 and [`BLOCK_LEN`] values of a bit-packed run, each below
+    /// `2^bit_width`.
+    Packed(&'a [u32]),
+}
+
+impl Run<'_> {
+    /// The number of values in this piece.
+    pub const fn len(&self) -> usize {
+        match self {
+            Self::Repeated { len, .. } => *len,
+            Self::Packed(values) => values.len(),
+        }
+    }
+
+    /// Whether this piece holds no value (never the case for pieces the decoder hands
+    /// out).
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 /// Takes the values of a stream, run by run.
 pub(crate) trait Sink {
@@ -75,6 +106,7 @@ pub(crate) struct Bools<'o> {
 }
 
 /// The eight booleans of each byte, least significant bit first.
+#[allow(clippy::indexing_slicing)] // compile time: out of bounds does not build
 const BITS: [[bool; 8]; 256] = {
     let mut table = [[false; 8]; 256];
     let mut byte = 0;
@@ -116,10 +148,13 @@ impl Sink for Bools<'_> {
         }
         // Width 1 (the decoder checked): each byte is eight values.
         let (bytes, tail) = out.as_chunks_mut::<8>();
+        // A byte indexes the 256 entries of `BITS`: the checks fold away.
+        #[allow(clippy::indexing_slicing)]
         for (eight, &byte) in bytes.iter_mut().zip(packed) {
             *eight = BITS[usize::from(byte)];
         }
         let last = packed.get(bytes.len()).copied().unwrap_or_default();
+        #[allow(clippy::indexing_slicing)] // as above
         for (o, &bit) in tail.iter_mut().zip(&BITS[usize::from(last)]) {
             *o = bit;
         }
@@ -195,7 +230,9 @@ fn gather_block<V: Copy>(dict: &[V], indices: &[u32], out: &mut [V]) -> Result<(
     {
         return Err(block_out_of_range(indices, dict.len()));
     }
-    // ...then lookups whose clamp lets the compiler drop the bounds check.
+    // ...then lookups whose clamp lets the compiler drop the bounds check: `last` is
+    // `dict.len() - 1`, so the clamped index is in bounds.
+    #[allow(clippy::indexing_slicing)]
     for (o, &index) in out.iter_mut().zip(indices) {
         *o = dict[(index as usize).min(last)];
     }

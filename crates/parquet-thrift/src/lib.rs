@@ -129,6 +129,7 @@
 //!
 //! None. `#![forbid(unsafe_code)]`.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 pub mod compact;
 mod macros;

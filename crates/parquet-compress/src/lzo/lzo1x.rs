@@ -127,8 +127,12 @@ impl Decoder<'_, '_> {
         if distance >= len {
             self.out.copy_within(from..from + len, to);
         } else if distance == 1 {
-            let byte = self.out[from];
-            self.out[to..to + len].fill(byte);
+            // `from = op - 1 < op <= out.len()` and `to + len <= out.len()`, checked above.
+            #[allow(clippy::indexing_slicing)]
+            {
+                let byte = self.out[from];
+                self.out[to..to + len].fill(byte);
+            }
         } else {
             // The copy repeats the `distance` bytes before it: copy them once, then
             // double what has been copied until `len` is reached.

@@ -67,6 +67,7 @@ impl RingGcm {
     ) -> Result<()> {
         let start = out.len();
         out.extend_from_slice(plaintext);
+        #[allow(clippy::indexing_slicing)] // `start` was the length before the append
         let tag = self.seal_in_place(nonce, aad, &mut out[start..])?;
         out.extend_from_slice(&tag);
         Ok(())
@@ -86,6 +87,7 @@ impl RingGcm {
     ) -> bool {
         let start = out.len();
         out.extend_from_slice(ciphertext);
+        #[allow(clippy::indexing_slicing)] // `start` was the length before the append
         self.open_in_place(nonce, aad, tag, &mut out[start..])
     }
 
@@ -130,6 +132,8 @@ impl RingGcm {
             }
             verified
         };
+        // Each scratch array is used only for a `len` it holds.
+        #[allow(clippy::indexing_slicing)]
         if len <= SHORT_SCRATCH {
             let mut scratch = [0; SHORT_SCRATCH];
             scratch[..len].copy_from_slice(ciphertext);

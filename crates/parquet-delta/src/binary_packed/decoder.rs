@@ -212,6 +212,10 @@ impl<'a, T: Integer> Decoder<'a, T> {
     pub fn decode(&mut self, out: &mut [T]) -> Result<usize> {
         let want = out.len().min(self.remaining);
         let mut n = 0;
+        // In the loop `n < want <= out.len()` and every `k` is at most `want - n`, so
+        // `out[n]` and `out[n..n + k]` are in bounds; for the buffer, `buf_pos + k <=
+        // buf_len <= BLOCK_LEN` (`fill_buffer` sets `buf_len`).
+        #[allow(clippy::indexing_slicing)]
         while n < want {
             if self.buf_pos < self.buf_len {
                 let k = (self.buf_len - self.buf_pos).min(want - n);
@@ -518,6 +522,9 @@ impl<'a, T: Integer> Decoder<'a, T> {
             pos += needed;
         } else if width <= 32 {
             // Deltas of up to 32 bits (of either type) unpack with the `u32` kernels.
+            // A chunk holds at most `CHUNK_GROUPS` groups, and `prefix_sum` asks for
+            // `deltas[i]` with `i < BLOCK_LEN` only.
+            #[allow(clippy::indexing_slicing)]
             for out in groups.chunks_mut(CHUNK_GROUPS) {
                 let scratch = &mut self.narrow[..out.len()];
                 let rest = self.input.get(pos..).unwrap_or_default();
@@ -528,6 +535,8 @@ impl<'a, T: Integer> Decoder<'a, T> {
                 }
             }
         } else {
+            // As above.
+            #[allow(clippy::indexing_slicing)]
             for out in groups.chunks_mut(CHUNK_GROUPS) {
                 let scratch = &mut self.buf[..out.len()];
                 pos += unpack_groups(width, self.input, pos, scratch)
@@ -563,6 +572,7 @@ impl<'a, T: Integer> Decoder<'a, T> {
         while left > 0 {
             let groups = left.min(CHUNK_GROUPS);
             if width <= 32 {
+                #[allow(clippy::indexing_slicing)] // `groups <= CHUNK_GROUPS`, the `min` above
                 let scratch = &mut self.narrow[..groups];
                 let rest = self.input.get(pos..).unwrap_or_default();
                 pos +=
@@ -572,6 +582,7 @@ impl<'a, T: Integer> Decoder<'a, T> {
                     .iter()
                     .fold(sum, |sum, &delta| sum.add(T::Bits::from_u32(delta)));
             } else {
+                #[allow(clippy::indexing_slicing)] // `groups <= CHUNK_GROUPS`, the `min` above
                 let scratch = &mut self.buf[..groups];
                 pos += unpack_groups(width, self.input, pos, scratch)
                     .map_err(|e| e.shifted(self.base))?;
@@ -601,10 +612,14 @@ impl<'a, T: Integer> Decoder<'a, T> {
         let group = self.layout.group_len;
         let mut deltas = [T::Bits::ZERO; BLOCK_LEN];
         let input = self.input.get(self.pos..).unwrap_or_default();
+        // `group_len` is 32 = `BLOCK_LEN` (or, in tests, 8, 16 or 24): `Layout::new`.
+        #[allow(clippy::indexing_slicing)]
         let used = unpack_any(self.width, input, &mut deltas[..group])
             .map_err(|e| e.shifted(self.base + self.pos))?;
         let real = group.min(self.undecoded);
         let mut last = self.last;
+        // `real <= group <= BLOCK_LEN`, and `buf` has `CHUNK_GROUPS >= 1` blocks.
+        #[allow(clippy::indexing_slicing)]
         if T::EXACT && self.slow {
             let min_delta = self.min_delta.signed();
             for (slot, &delta) in self.buf[0].iter_mut().zip(&deltas[..real]) {
@@ -683,7 +698,10 @@ fn prefix_sum<T: Integer>(
     for i in 0..RUN {
         for (run, sum) in sums.iter_mut().enumerate() {
             *sum = sum.add(deltas(run * RUN + i).add(min_delta));
-            local[run * RUN + i] = *sum;
+            #[allow(clippy::indexing_slicing)] // `run < RUNS`, `i < RUN`: below `BLOCK_LEN`
+            {
+                local[run * RUN + i] = *sum;
+            }
         }
     }
     let mut base = last;
@@ -750,8 +768,12 @@ impl<'a> Decoder<'a, Length> {
                 continue;
             }
             let k = self.aligned_len(16 * BLOCK_LEN).min(want - done);
+            // `aligned_len(n)` is at most `n + BLOCK_LEN` (`chunk` has one more).
+            #[allow(clippy::indexing_slicing)]
             let k = self.decode(&mut chunk[..k])?;
-            sum += Lengths::ByteArray.check(&chunk[..k], self.position())?;
+            #[allow(clippy::indexing_slicing)] // `decode` returns at most the `k` it was given
+            let decoded = &chunk[..k];
+            sum += Lengths::ByteArray.check(decoded, self.position())?;
             done += k;
         }
         Ok((done, sum))

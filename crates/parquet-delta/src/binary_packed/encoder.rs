@@ -141,6 +141,9 @@ fn write_header<B: Word>(params: Params, len: usize, first: B, out: &mut Vec<u8>
 
 /// Appends one block holding `deltas` (1 to `block_size` of them); clobbers `deltas`.
 fn write_block<B: Word>(deltas: &mut Vec<B>, params: Params, out: &mut Vec<u8>) {
+    // Every caller hands over a non-empty block: a chunk of the values, a full block, or
+    // the non-empty rest.
+    #[allow(clippy::indexing_slicing)]
     let min_delta =
         deltas.iter().copied().fold(
             deltas[0],
@@ -162,7 +165,12 @@ fn write_block<B: Word>(deltas: &mut Vec<B>, params: Params, out: &mut Vec<u8>) 
             .iter()
             .fold(B::ZERO, |acc, &d| acc.or(d))
             .bit_width();
-        out[widths_at + index] = width;
+        // `deltas` holds at most `block_size = miniblocks * miniblock_len` values, so
+        // `index < miniblocks`: the width goes into the bytes reserved for them above.
+        #[allow(clippy::indexing_slicing)]
+        {
+            out[widths_at + index] = width;
+        }
         parquet_bitpack::pack(width, miniblock, out);
     }
 }

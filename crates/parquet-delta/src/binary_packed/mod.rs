@@ -321,6 +321,8 @@ mod sealed {
                 }
                 const SIZE: usize = <$ty>::BITS as usize / 8;
                 #[inline]
+                // Its one caller passes a group of `BLOCK_LEN` words and `index < BLOCK_LEN`.
+                #[allow(clippy::indexing_slicing)]
                 fn word(words: &[u8], index: usize) -> Self {
                     let (words, _) = words.as_chunks::<{ <$ty>::BITS as usize / 8 }>();
                     <$ty>::from_le_bytes(words[index])

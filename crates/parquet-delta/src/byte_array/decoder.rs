@@ -21,7 +21,10 @@ pub struct Decoder<'a> {
     /// The prefix lengths, taken exactly ([`binary_packed::Decoder::lengths_at`]).
     prefixes: binary_packed::Decoder<'a, Length>,
     suffixes: length_byte_array::Decoder<'a>,
-    /// Prefix lengths decoded but not yet used (nor checked), at `buf[buf_pos..buf_len]`.
+    /// Prefix lengths decoded but not yet used (nor checked), at `buf[buf_pos..buf_len]`:
+    /// `buf_pos <= buf_len <= ROOM` always (`fill` sets `buf_len`, and `buf_pos` moves
+    /// past lengths of `buf[buf_pos..buf_len]` only), which the indexing of `buf` relies
+    /// on.
     buf: [Length; ROOM],
     buf_pos: usize,
     buf_len: usize,
@@ -143,7 +146,10 @@ impl<'a> Decoder<'a> {
                 self.keep_last(out, n);
                 return Err(Error::truncated("suffixes", at, 1, 0));
             }
+            // `k` is at most `buf_len - buf_pos` (and `buf_len <= ROOM`) and `lengths.len()`.
+            #[allow(clippy::indexing_slicing)]
             let prefixes = &self.buf[self.buf_pos..self.buf_pos + k];
+            #[allow(clippy::indexing_slicing)]
             let (done, bytes, result) = run.decode(
                 prefixes,
                 &lengths[..k],
@@ -269,6 +275,8 @@ impl<'a> Decoder<'a> {
         if self.buf_pos == self.buf_len {
             self.fill()?;
         }
+        // `buf_pos < buf_len <= ROOM`: lengths were left, or `fill` decoded at least one.
+        #[allow(clippy::indexing_slicing)]
         let prefix = prefix_len(self.buf[self.buf_pos].0, previous_len, &self.prefixes)?;
         let suffix = self.suffixes.peek()?.ok_or(Error::truncated(
             "suffixes",
@@ -289,6 +297,8 @@ impl<'a> Decoder<'a> {
     #[inline(never)]
     fn fill(&mut self) -> Result<()> {
         let n = self.prefixes.aligned_len(LENGTHS);
+        // `aligned_len(LENGTHS) <= LENGTHS + BLOCK_LEN <= ROOM`.
+        #[allow(clippy::indexing_slicing)]
         let n = self.prefixes.decode(&mut self.buf[..n])?;
         if n == 0 {
             return Err(Error::truncated(
@@ -339,6 +349,11 @@ impl Run {
         let mut offset = 0;
         let mut done = 0;
         let mut result = Ok(());
+        // Every index below is checked against `k = min(prefixes.len(), lengths.len())`
+        // first, and `run <= done <= k`. A prefix is at most `previous_len`
+        // (`prefix_len`), which is `previous.len()` while `first`: it changes only as a
+        // value is appended, and then `first` is false.
+        #[allow(clippy::indexing_slicing)]
         while done < k {
             // A run of values of prefix length 0: their suffixes, back to back in `data`,
             // appended with one copy.

@@ -23,6 +23,7 @@ where
         let prefix = common_prefix_len(previous, value);
         // Not longer than the value, whose length fits in an i32.
         prefixes.push(length(prefix)?);
+        #[allow(clippy::indexing_slicing)] // a prefix of `value`: `prefix <= value.len()`
         suffixes.push(&value[prefix..])?;
         previous = value;
     }
@@ -92,10 +93,12 @@ impl Encoder {
     pub fn push(&mut self, value: &[u8]) -> Result<()> {
         length(value.len())?;
         let prefix = common_prefix_len(&self.previous, value);
+        #[allow(clippy::indexing_slicing)] // a prefix of `value`: `prefix <= value.len()`
+        let suffix = &value[prefix..];
         self.prefixes.push(length(prefix)?);
-        self.suffixes.push(&value[prefix..])?;
+        self.suffixes.push(suffix)?;
         self.previous.truncate(prefix);
-        self.previous.extend_from_slice(&value[prefix..]);
+        self.previous.extend_from_slice(suffix);
         Ok(())
     }
 
@@ -110,9 +113,8 @@ impl Encoder {
 
 /// The length of the longest common prefix of `a` and `b`, eight bytes at a time.
 fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
-    let len = a.len().min(b.len());
-    let (a_words, _) = a[..len].as_chunks::<8>();
-    let (b_words, _) = b[..len].as_chunks::<8>();
+    let (a_words, _) = a.as_chunks::<8>();
+    let (b_words, _) = b.as_chunks::<8>();
     let mut same = 0;
     for (x, y) in a_words.iter().zip(b_words) {
         let diff = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
@@ -121,9 +123,11 @@ fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
         }
         same += 8;
     }
-    same + a[same..len]
+    // The rest of the shorter one: fewer than 8 bytes.
+    same + a
         .iter()
-        .zip(&b[same..len])
+        .zip(b)
+        .skip(same)
         .take_while(|(x, y)| x == y)
         .count()
 }

@@ -24,7 +24,9 @@ pub struct Decoder<'a> {
     data_at: usize,
     /// Bytes of `data` already returned or skipped.
     pos: usize,
-    /// Lengths decoded but not yet used, at `buf[buf_pos..buf_len]`.
+    /// Lengths decoded but not yet used, at `buf[buf_pos..buf_len]`: `buf_pos <= buf_len
+    /// <= ROOM` always (`fill` sets `buf_len`, and `buf_pos` moves past lengths of
+    /// `buf[buf_pos..buf_len]` only), which the indexing of `buf` below relies on.
     buf: [u32; ROOM],
     buf_pos: usize,
     buf_len: usize,
@@ -168,6 +170,7 @@ impl<'a> Decoder<'a> {
             self.fill()?;
         }
         let k = (self.buf_len - self.buf_pos).min(max);
+        #[allow(clippy::indexing_slicing)] // `buf_pos + k <= buf_len <= ROOM`
         let lengths = &self.buf[self.buf_pos..self.buf_pos + k];
         let bytes = self.data_bytes(sum(lengths))?;
         Ok((lengths, bytes))
@@ -182,6 +185,7 @@ impl<'a> Decoder<'a> {
     pub fn skip(&mut self, n: usize) -> Result<usize> {
         let want = n.min(self.remaining());
         let buffered = (self.buf_len - self.buf_pos).min(want);
+        #[allow(clippy::indexing_slicing)] // `buf_pos + buffered <= buf_len <= ROOM`
         let bytes = self.data_bytes(sum(&self.buf[self.buf_pos..self.buf_pos + buffered]))?;
         self.pos += bytes.len();
         self.buf_pos += buffered;
@@ -234,6 +238,7 @@ impl<'a> Decoder<'a> {
             self.fill()?;
         }
         let data = self.data.get(self.pos..).unwrap_or_default();
+        #[allow(clippy::indexing_slicing)] // `buf_pos <= buf_len <= ROOM`
         Ok((&self.buf[self.buf_pos..self.buf_len], data))
     }
 
@@ -260,6 +265,8 @@ impl<'a> Decoder<'a> {
             }
             self.fill()?;
         }
+        // `buf_pos < buf_len <= ROOM`: lengths were left, or `fill` decoded at least one.
+        #[allow(clippy::indexing_slicing)]
         self.data_bytes(self.buf[self.buf_pos] as usize).map(Some)
     }
 
@@ -288,6 +295,9 @@ impl<'a> Decoder<'a> {
     }
 
     /// Decodes the next lengths into the (empty) buffer.
+    // `n <= aligned_len(LENGTHS) <= LENGTHS + BLOCK_LEN <= ROOM`: `lengths[..n]` is in
+    // bounds.
+    #[allow(clippy::indexing_slicing)]
     #[inline(never)]
     fn fill(&mut self) -> Result<()> {
         let mut lengths = [Length(0); ROOM];

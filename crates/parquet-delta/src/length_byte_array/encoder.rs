@@ -33,6 +33,7 @@ where
 pub fn encode_batch(batch: &ByteArrayBatch, params: Params, out: &mut Vec<u8>) -> Result<()> {
     let mut lengths = binary_packed::Encoder::new(params);
     for pair in batch.offsets().windows(2) {
+        #[allow(clippy::indexing_slicing)] // `windows(2)` yields slices of exactly two
         lengths.push(length(pair[1] as usize - pair[0] as usize)?);
     }
     lengths.finish(out);
