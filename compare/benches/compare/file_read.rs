@@ -1,5 +1,5 @@
 //! Whole-file reads: every column of every row group of a 10-million-row file decoded
-//! into column batches, parquet-kit's `FileReader` + `ColumnChunkReader::read_page`
+//! into column batches, parquet-kit's `FileReader` + `ColumnChunkReader::read_records`
 //! against arrow-rs's low-level `SerializedFileReader` + typed `ColumnReader::read_records`
 //! (`file read 10M: ...`), and against arrow-rs's arrow reader,
 //! `ParquetRecordBatchReaderBuilder` into 64 Ki-row `RecordBatch`es
@@ -34,8 +34,8 @@
 //! Each file is generated in memory (a `Bytes`), measured and dropped before the next.
 //! Both sides open the file (parse its footer) inside the timed closure, and each reuses
 //! its buffers (one `ColumnBatch` per column for parquet-kit; one `Vec` per physical type
-//! for arrow-rs's column readers, read 64 Ki records at a time) across runs, clearing
-//! them after each page or batch. arrow-rs's arrow reader allocates its arrays anew, and
+//! for arrow-rs's column readers; both read 64 Ki records at a time) across runs, clearing
+//! them after each batch. arrow-rs's arrow reader allocates its arrays anew, and
 //! validates the strings as UTF-8 (with `simdutf8`, its default), which the column batches
 //! of neither low-level reader do. parquet-kit verifies page CRCs when a page carries one;
 //! arrow-rs 60.1 writes none.
@@ -407,28 +407,28 @@ fn ours_batches(reader: &FileReader<Bytes>) -> Vec<ColumnBatch> {
         .schema()
         .columns()
         .iter()
-        .map(|column| ColumnBatch::new(column).unwrap())
+        .map(ColumnBatch::new)
         .collect()
 }
 
-/// parquet-kit: opens `file` and decodes every page of every column chunk into
-/// `batches`, clearing each after its page; adds the values to `sums` when given.
+/// parquet-kit: opens `file` and reads every column chunk [`BATCH`] records at a time
+/// into `batches`, clearing each after its batch; adds the values to `sums` when given.
 fn read_ours(file: &Bytes, batches: &mut [ColumnBatch], mut sums: Option<&mut [Checksum; 5]>) {
     let reader = FileReader::open(file.clone()).unwrap();
     for group in 0..reader.num_row_groups() {
         for (column, batch) in batches.iter_mut().enumerate() {
             let mut chunk = reader.column_chunk(group, column).unwrap();
-            while chunk.read_page(batch).unwrap().is_some() {
+            while chunk.read_records(BATCH, batch).unwrap() > 0 {
                 if let Some(sums) = sums.as_deref_mut() {
                     let sum = &mut sums[column];
-                    match &batch.values {
+                    match batch.values() {
                         ColumnValues::Int64(v) => v.iter().for_each(|&v| sum.int(v as u64)),
                         ColumnValues::Double(v) => v.iter().for_each(|&v| sum.int(v.to_bits())),
                         ColumnValues::ByteArray(v) => v.iter().for_each(|v| sum.bytes(v)),
                         other => panic!("unexpected values {other:?}"),
                     }
                 }
-                black_box(&batch.values);
+                black_box(batch.values());
                 batch.clear();
             }
         }

@@ -67,11 +67,11 @@ fn open(bench: &mut Bench, name: &str, columns: usize) {
     assert_eq!(theirs.file_metadata().schema_descr().num_columns(), columns);
     assert_eq!(ours.num_row_groups(), 1);
     assert_eq!(theirs.num_row_groups(), 1);
-    assert_eq!(ours.metadata().row_groups()[0].columns.len(), columns);
+    assert_eq!(ours.metadata().row_groups()[0].columns().len(), columns);
     assert_eq!(theirs.row_group(0).num_columns(), columns);
     assert_eq!(
-        ours.metadata().row_groups()[0].num_rows,
-        theirs.row_group(0).num_rows()
+        ours.metadata().row_groups()[0].num_rows(),
+        theirs.row_group(0).num_rows().cast_unsigned()
     );
     drop((ours, theirs));
     bench.run(

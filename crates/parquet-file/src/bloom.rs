@@ -1,116 +1,118 @@
-//! Reading the split-block Bloom filters of column chunks.
+//! The split-block Bloom filters of column chunks: read (and decrypted) from a source.
 
+use bytes::Bytes;
 use parquet_bloom::Sbbf;
-use parquet_crypto::Module;
-use parquet_thrift::{
-    BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
-};
+use parquet_crypto::{Module, ModuleCipher};
+use parquet_thrift as thrift;
 
-use crate::error::{Context, Error, Result};
-use crate::metadata::ChunkCipher;
-use crate::reader::FileReader;
-use crate::source::Source;
+use crate::error::{Context, Crypto as _, Decoding as _, Error, ErrorKind, Result};
+use crate::io::Source;
 
 /// The most bytes a Bloom filter header takes: its four fields are a few bytes each.
 const MAX_HEADER: u64 = 64;
 
-impl<S: Source> FileReader<S> {
-    /// The Bloom filter of a column chunk, or `None` when the chunk has none.
-    ///
-    /// # Errors
-    ///
-    /// A filter outside the file, a header that does not decode (or decrypt), an
-    /// algorithm, hash or compression other than the split-block, XXH64 and
-    /// uncompressed that the format defines, or a bitset of an invalid size.
-    pub fn bloom_filter(&self, row_group: usize, column: usize) -> Result<Option<Sbbf>> {
-        let name = self.schema().column(column).name.clone();
-        self.read_bloom(row_group, column)
-            .in_row_group(row_group)
-            .in_column(&name)
-    }
-
-    fn read_bloom(&self, row_group: usize, column: usize) -> Result<Option<Sbbf>> {
-        let meta = self.metadata().column_metadata(row_group, column)?;
-        let Some(offset) = meta.bloom_filter_offset else {
-            return Ok(None);
-        };
-        let offset = u64::try_from(offset)
-            .map_err(|_| Error::invalid(format!("negative Bloom filter offset {offset}")))?;
-        let end = self.metadata().data_end();
-        if offset >= end {
-            return Err(Error::invalid(format!(
-                "Bloom filter offset {offset} is past the file's data"
-            )));
-        }
-        let read = |at: u64, len: u64| -> Result<bytes::Bytes> {
-            let len = len.min(end.saturating_sub(at));
-            #[allow(clippy::cast_possible_truncation)] // bounded by the file's length
-            Ok(self.source().read_at(at, len as usize)?)
-        };
-        let (header, bitset) = match self.metadata().cipher(row_group, column) {
-            ChunkCipher::Plaintext => {
-                let head = read(offset, MAX_HEADER)?;
-                let (header, used) = BloomFilterHeader::read_from(&head).at_offset(offset)?;
-                // `read` stops at the end of the file's data; the size is checked below.
-                let len = u64::try_from(header.num_bytes).unwrap_or(0);
-                (header, read(offset + used as u64, len)?)
-            }
-            ChunkCipher::NoKey(message) => return Err(Error::argument(message.clone())),
-            ChunkCipher::Cipher(cipher) => {
-                let ordinal = self.metadata().row_group_ordinal(row_group);
-                let module = |at: u64| -> Result<bytes::Bytes> {
-                    let len = read(at, 4)?;
-                    let len: [u8; 4] = len[..]
-                        .try_into()
-                        .map_err(|_| Error::invalid("truncated encrypted Bloom filter"))?;
-                    read(at, 4 + u64::from(u32::from_le_bytes(len)))
-                };
-                let head = module(offset)?;
-                let mut plain = Vec::new();
-                cipher.decrypt(
-                    Module::BloomFilterHeader {
-                        row_group: ordinal,
-                        column,
-                    },
-                    &head,
-                    &mut plain,
-                )?;
-                let (header, _) = BloomFilterHeader::read_from(&plain).at_offset(offset)?;
-                let at = offset + head.len() as u64;
-                let body = module(at)?;
-                let mut bitset = Vec::new();
-                cipher.decrypt(
-                    Module::BloomFilterBitset {
-                        row_group: ordinal,
-                        column,
-                    },
-                    &body,
-                    &mut bitset,
-                )?;
-                (header, bitset.into())
-            }
-        };
-        check_header(&header)?;
-        let num_bytes = Sbbf::validate_num_bytes(header.num_bytes.into())?;
-        if bitset.len() != num_bytes {
-            return Err(Error::invalid(format!(
-                "Bloom filter of {num_bytes} bytes, but only {} in the file",
-                bitset.len()
-            )));
-        }
-        Ok(Some(Sbbf::try_from_bitset(&bitset)?))
-    }
+/// Where a chunk's filter is, and how to decrypt it.
+pub(crate) struct Location<'a> {
+    /// The file offset of the filter's header.
+    pub(crate) offset: u64,
+    /// The end of the file's data: no filter byte lies past it.
+    pub(crate) data_end: u64,
+    /// The chunk's cipher, with its row group's ordinal and column's index.
+    pub(crate) cipher: Option<(&'a ModuleCipher, usize, usize)>,
 }
 
-fn check_header(header: &BloomFilterHeader) -> Result<()> {
-    let known = matches!(header.algorithm, BloomFilterAlgorithm::Block(_))
-        && matches!(header.hash, BloomFilterHash::XxHash(_))
-        && matches!(header.compression, BloomFilterCompression::Uncompressed(_));
-    if known {
-        Ok(())
-    } else {
-        Err(Error::unsupported(
-            "a Bloom filter algorithm, hash or compression newer than this reader",
-        ))
+/// Reads the Bloom filter at `at`.
+///
+/// # Errors
+///
+/// A filter outside the file's data, a header that does not decode (or decrypt), an
+/// algorithm, hash or compression other than the split-block, XXH64 and uncompressed
+/// that the format defines, or a bitset of an invalid size.
+pub(crate) fn read(source: &impl Source, at: &Location<'_>) -> Result<Sbbf> {
+    let (offset, end) = (at.offset, at.data_end);
+    if offset >= end {
+        return Err(ErrorKind::OutOfBounds {
+            what: "Bloom filter",
+            start: offset,
+            len: 0,
+            within: "the file's data",
+            end,
+        }
+        .into());
     }
+    let read = |at: u64, len: u64| -> Result<Bytes> {
+        let len = len.min(end.saturating_sub(at));
+        #[allow(clippy::cast_possible_truncation)] // bounded by the file's length
+        Ok(source.read_at(at, len as usize)?)
+    };
+    let (header, bitset) = match at.cipher {
+        None => {
+            let head = read(offset, MAX_HEADER)?;
+            let (header, used) = thrift::BloomFilterHeader::read_from(&head)
+                .decoding("Bloom filter header")
+                .at_offset(offset)?;
+            // `read` stops at the end of the file's data; the size is checked below.
+            let len = u64::try_from(header.num_bytes).unwrap_or(0);
+            (header, read(offset + used as u64, len)?)
+        }
+        Some((cipher, row_group, column)) => {
+            let module = |at: u64| -> Result<Bytes> {
+                let len = read(at, 4)?;
+                let len: [u8; 4] = len[..].try_into().map_err(|_| {
+                    Error::from(ErrorKind::OutOfBounds {
+                        what: "encrypted Bloom filter",
+                        start: at,
+                        len: 4,
+                        within: "the file's data",
+                        end,
+                    })
+                })?;
+                read(at, 4 + u64::from(u32::from_le_bytes(len)))
+            };
+            let head = module(offset)?;
+            let mut plain = Vec::new();
+            cipher
+                .decrypt(
+                    Module::BloomFilterHeader { row_group, column },
+                    &head,
+                    &mut plain,
+                )
+                .crypto("decrypting a Bloom filter header")?;
+            let (header, _) = thrift::BloomFilterHeader::read_from(&plain)
+                .decoding("Bloom filter header")
+                .at_offset(offset)?;
+            let body = module(offset + head.len() as u64)?;
+            let mut bitset = Vec::new();
+            cipher
+                .decrypt(
+                    Module::BloomFilterBitset { row_group, column },
+                    &body,
+                    &mut bitset,
+                )
+                .crypto("decrypting a Bloom filter bitset")?;
+            (header, bitset.into())
+        }
+    };
+    let known = matches!(header.algorithm, thrift::BloomFilterAlgorithm::Block(_))
+        && matches!(header.hash, thrift::BloomFilterHash::XxHash(_))
+        && matches!(
+            header.compression,
+            thrift::BloomFilterCompression::Uncompressed(_)
+        );
+    if !known {
+        return Err(Error::unsupported(
+            "Bloom filter algorithm, hash or compression",
+            None,
+        ));
+    }
+    let num_bytes =
+        Sbbf::validate_num_bytes(header.num_bytes.into()).decoding("Bloom filter size")?;
+    if bitset.len() != num_bytes {
+        return Err(Error::mismatch(
+            "bytes of the Bloom filter's bitset",
+            num_bytes as u64,
+            bitset.len() as u64,
+        ));
+    }
+    Sbbf::try_from_bitset(&bitset).decoding("Bloom filter bitset")
 }

@@ -5,33 +5,33 @@
 //! Two levels of API:
 //!
 //! - **Column batches**, for engines: [`FileReader::column_chunk`] gives a
-//!   [`ColumnChunkReader`] that decodes one data page at a time into a reused
-//!   [`ColumnBatch`] of typed values plus definition and repetition levels.
+//!   [`ColumnChunkReader`] that reads whole records, as many as the caller asks for,
+//!   into a reused [`ColumnBatch`] of typed values plus definition and repetition
+//!   levels.
 //! - **Rows**, for everyone else: [`FileReader::rows`] yields [`Row`]s of typed
 //!   [`Field`]s, with lists, maps and groups assembled and logical types applied.
 //!
 //! ```
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/example.parquet");
-//! use parquet_file::{ColumnBatch, ColumnValues, Field, FileReader, Projection};
+//! use parquet_file::{ColumnBatch, ColumnPath, ColumnValues, Field, FileReader, Projection};
 //!
 //! let reader = FileReader::open(std::fs::File::open(path)?)?;
 //! let schema = reader.schema();
 //!
 //! // Rows, projected to two columns.
-//! let rows = reader.rows_with(Projection::all().columns(["id", "name"]))?;
-//! for row in rows {
+//! for row in reader.rows_with(Projection::all().columns(["id", "name"]))? {
 //!     let row = row?;
 //!     assert!(matches!(row.get("id"), Some(Field::Int(_))));
 //! }
 //!
-//! // Column batches: the values of `id` in row group 0, page by page.
-//! let id = schema.column_index("id").unwrap();
+//! // Column batches: the values of `id` in row group 0, 1000 records at a time.
+//! let id = schema.column_index(&ColumnPath::from("id")).unwrap();
 //! let mut chunk = reader.column_chunk(0, id)?;
-//! let mut batch = ColumnBatch::new(schema.column(id))?;
-//! while chunk.read_page(&mut batch)?.is_some() {}
-//! let ColumnValues::Int64(ids) = &batch.values else { panic!() };
-//! assert_eq!(ids.len() as i64, reader.metadata().row_groups()[0].num_rows);
+//! let mut batch = ColumnBatch::new(schema.column(id)?);
+//! while chunk.read_records(1000, &mut batch)? > 0 {}
+//! let ColumnValues::Int64(ids) = batch.values() else { panic!() };
+//! assert_eq!(ids.len() as u64, reader.metadata().row_groups()[0].num_rows());
 //! # Ok(()) }
 //! ```
 //!
@@ -43,56 +43,78 @@
 //! [`Projection::select_rows`]; the rows then read are the selected ones, and the pages
 //! holding none are neither read from the source nor decoded).
 //! [`FileReader::offset_index`] and [`FileReader::column_index`] give the page index
-//! itself; [`FileReader::column_chunk_rows`] reads only the pages of a column chunk that
-//! hold given rows, and [`ColumnChunkReader::seek_page`] moves a column reader to a page
-//! the offset index names.
+//! itself; [`FileReader::column_chunk_selected`] reads only the pages of a column chunk
+//! that hold given rows.
 //!
 //! # Errors, panics and memory
 //!
 //! No file makes the reader panic. Errors say where ([`Location`]: row group, column
-//! path, file offset) and what ([`ErrorKind`]). A column chunk is read into memory
-//! whole, and decoded one page at a time; output grows with what a page decodes to, a
-//! step at a time, never with a count from a header alone. The row API holds the
-//! projected column chunks of one row group at a time (with a row selection, only their
-//! pages holding selected rows), and one decoded page of each.
+//! path, file offset) and what ([`ErrorKind`]), and keep the codec's, decompressor's or
+//! cipher's error as their source.
+//!
+//! A count in the file is a claim, not a fact: nothing is allocated from one before the
+//! bytes that back it are seen, and each page's counts are checked against what remains
+//! of its column chunk and row group. A column chunk is read into memory whole (or, for a
+//! row selection, its pages holding selected rows), and decoded a batch of records at a
+//! time: output grows with what a page decodes to, a step at a time. What real bytes can
+//! still cost (a page that truly decompresses to gigabytes, a record of millions of
+//! values expressed as one run of a few bytes, a huge footer) is bounded by the
+//! [`Limits`] of the [`ReadOptions`].
+//!
+//! # Features
+//!
+//! Every codec is on by default, each behind a feature of its name (`snappy`, `gzip`,
+//! `lzo`, `brotli`, `lz4`, `zstd`), and AES-GCM runs on ring (`ring`). A build without C
+//! code is `--no-default-features --features pure-rust`: ZSTD through `ruzstd`, AES-GCM
+//! through RustCrypto.
 #![forbid(unsafe_code)]
+#![warn(clippy::indexing_slicing)]
 
 mod bloom;
 mod column;
-mod decryption;
 mod error;
-mod field;
+mod filter;
+mod index;
+mod io;
+mod limits;
 mod metadata;
 mod page;
-mod page_index;
-mod predicate;
-mod reader;
-mod rows;
+mod path;
+mod read;
+mod record;
 mod schema;
-mod source;
-mod statistics;
-#[cfg(test)]
-mod tests;
+mod value;
 
-pub use column::{ColumnBatch, ColumnChunkReader, ColumnValues};
-pub use decryption::DecryptionOptions;
+pub use column::{ColumnBatch, ColumnChunkReader};
 pub use error::{Error, ErrorKind, Location, Result};
-pub use field::Field;
-pub use metadata::{FooterProtection, MAGIC, MAGIC_ENCRYPTED, ParquetMetaData};
-pub use page::{DataPage, Levels, Page, PageReader};
-pub use page_index::{ColumnIndex, PageStatistics, RowSelection};
-pub use predicate::{Literal, Op, Predicate};
-pub use reader::{FileReader, ReadOptions};
-pub use rows::{Projection, Row, RowIter};
-pub use schema::{
-    ColumnDescriptor, ColumnPath, LogicalType, MAX_DEPTH, Node, NodeKind, Repetition, Schema,
-    TimeUnit,
+pub use filter::{Literal, Op, Predicate};
+pub use index::{
+    BoundaryOrder, ColumnIndex, OffsetIndex, PageLocation, PageStatistics, RowSelection,
 };
-pub use source::Source;
-pub use statistics::{ColumnStatistics, SortOrder, decode_value, sort_order};
+pub use io::Source;
+pub use limits::Limits;
+pub use metadata::{
+    BoundingBox, ColumnChunk, ColumnChunkMetaData, ColumnEncryption, ColumnOrder, ColumnStatistics,
+    DecryptionOptions, Encoding, EncryptionAlgorithm, FileMetaData, FooterProtection,
+    GeospatialStatistics, IndexLocation, KeyValue, MAGIC, MAGIC_ENCRYPTED, PageEncodingStats,
+    RowGroupMetaData, SizeStatistics, SortOrder, SortingColumn, Statistics, decode_value,
+    sort_order,
+};
+pub use page::{
+    DataPage, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Levels, Page, PageHeader,
+    PageKind, PageReader,
+};
+pub use path::ColumnPath;
+pub use read::{Disagreement, FileReader, Projection, ReadOptions, RowIter, Verification};
+pub use record::Row;
+pub use schema::{
+    ColumnDescriptor, ConvertedType, EdgeInterpolation, LogicalType, Node, NodeKind, Repetition,
+    Schema, TimeUnit,
+};
+pub use value::{ColumnValues, Field};
 
 pub use bytes::Bytes;
 pub use parquet_bloom::Sbbf;
-pub use parquet_core::{ByteArrayBatch, FixedLenByteArrayBatch, Int96};
-pub use parquet_crypto::{Key, KeyMap, KeyRetriever};
-pub use parquet_thrift as thrift;
+pub use parquet_compress::Codec;
+pub use parquet_core::{ByteArrayBatch, FixedLenByteArrayBatch, Int96, PhysicalType};
+pub use parquet_crypto::{Algorithm, Key, KeyMap, KeyRetriever};

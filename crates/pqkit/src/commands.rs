@@ -4,13 +4,13 @@ use std::fmt::Write as _;
 use std::fs::File;
 use std::io::Write;
 
-use parquet_file::thrift::Type;
-use parquet_file::thrift::{ColumnMetaData, Encoding, PageHeader};
 use parquet_file::{
-    ColumnStatistics, Field, FileReader, FooterProtection, Literal, Page, Predicate, Projection,
-    Row,
+    ColumnChunkMetaData, ColumnPath, ColumnStatistics, Encoding, Field, FileReader,
+    FooterProtection, GeospatialStatistics, Literal, LogicalType, PageHeader, PageKind,
+    PhysicalType, Projection,
 };
 
+use crate::filter::{parse, resolve};
 use crate::format::{cell, json, object, string};
 use crate::{Failure, Format};
 
@@ -25,10 +25,7 @@ pub(crate) fn schema(reader: &Reader, out: &mut impl Write) -> Result<(), Failur
 fn encodings(encodings: &[Encoding]) -> String {
     encodings
         .iter()
-        .map(|e| {
-            e.name()
-                .map_or_else(|| format!("Encoding({})", e.0), str::to_owned)
-        })
+        .map(|e| e.name())
         .collect::<Vec<_>>()
         .join(",")
 }
@@ -51,24 +48,94 @@ fn stat_text(field: Option<&Field>) -> String {
     s
 }
 
+fn count(c: Option<u64>) -> String {
+    c.map_or_else(|| "-".into(), |n| n.to_string())
+}
+
+/// The physical type and annotation of a leaf, as `meta` shows them:
+/// `BYTE_ARRAY (GEOGRAPHY(OGC:CRS84,KARNEY))`.
+fn column_type(physical: PhysicalType, logical: &LogicalType) -> String {
+    match logical {
+        LogicalType::None => physical.to_string(),
+        logical => format!("{physical} ({logical})"),
+    }
+}
+
+/// A bounding box and geospatial types, as text.
+fn geospatial_text(g: &GeospatialStatistics) -> String {
+    let mut s = String::new();
+    if let Some(b) = &g.bbox {
+        let _ = write!(
+            s,
+            "bbox x=[{}, {}] y=[{}, {}]",
+            b.xmin, b.xmax, b.ymin, b.ymax
+        );
+        if let (Some(zmin), Some(zmax)) = (b.zmin, b.zmax) {
+            let _ = write!(s, " z=[{zmin}, {zmax}]");
+        }
+        if let (Some(mmin), Some(mmax)) = (b.mmin, b.mmax) {
+            let _ = write!(s, " m=[{mmin}, {mmax}]");
+        }
+    }
+    if let Some(types) = &g.geospatial_types {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        let types: Vec<String> = types.iter().map(ToString::to_string).collect();
+        let _ = write!(s, "types=[{}]", types.join(","));
+    }
+    s
+}
+
+fn geospatial_json(g: &GeospatialStatistics, s: &mut String) {
+    s.push_str("{\"bbox\":");
+    match &g.bbox {
+        None => s.push_str("null"),
+        Some(b) => {
+            let opt = |v: Option<f64>| v.map_or_else(|| "null".into(), |v| format!("{v:?}"));
+            let _ = write!(
+                s,
+                "{{\"xmin\":{:?},\"xmax\":{:?},\"ymin\":{:?},\"ymax\":{:?},\"zmin\":{},\"zmax\":{},\"mmin\":{},\"mmax\":{}}}",
+                b.xmin,
+                b.xmax,
+                b.ymin,
+                b.ymax,
+                opt(b.zmin),
+                opt(b.zmax),
+                opt(b.mmin),
+                opt(b.mmax)
+            );
+        }
+    }
+    s.push_str(",\"geospatial_types\":");
+    match &g.geospatial_types {
+        None => s.push_str("null"),
+        Some(types) => {
+            let types: Vec<String> = types.iter().map(ToString::to_string).collect();
+            let _ = write!(s, "[{}]", types.join(","));
+        }
+    }
+    s.push('}');
+}
+
 fn meta_json(reader: &Reader) -> String {
     let m = reader.metadata();
-    let file = m.file_metadata();
     let schema = reader.schema();
     let mut s = String::new();
     let _ = write!(
         s,
         "{{\"version\":{},\"num_rows\":{},\"created_by\":",
-        file.version, file.num_rows
+        m.version(),
+        m.num_rows()
     );
-    match &file.created_by {
+    match m.created_by() {
         Some(c) => string(c, &mut s),
         None => s.push_str("null"),
     }
-    let _ = write!(s, ",\"footer_length\":{},\"footer\":", m.footer_len());
-    string(protection(m.footer_protection()), &mut s);
+    let _ = write!(s, ",\"footer_length\":{},\"footer\":", reader.footer_len());
+    string(protection(reader.footer_protection()), &mut s);
     s.push_str(",\"key_value_metadata\":[");
-    for (i, kv) in file.key_value_metadata.iter().flatten().enumerate() {
+    for (i, kv) in m.key_value_metadata().iter().enumerate() {
         if i > 0 {
             s.push(',');
         }
@@ -89,19 +156,24 @@ fn meta_json(reader: &Reader) -> String {
         let _ = write!(
             s,
             "{{\"num_rows\":{},\"total_byte_size\":{},\"total_compressed_size\":{},\"columns\":[",
-            group.num_rows,
-            group.total_byte_size,
+            group.num_rows(),
+            group.total_byte_size(),
             group
-                .total_compressed_size
+                .total_compressed_size()
                 .map_or_else(|| "null".into(), |v| v.to_string())
         );
-        for c in 0..group.columns.len() {
+        for (c, column) in schema.columns().iter().enumerate() {
             if c > 0 {
                 s.push(',');
             }
             s.push_str("{\"path\":");
-            string(&schema.column(c).name, &mut s);
-            match m.column_metadata(g, c) {
+            string(&column.path.to_string(), &mut s);
+            s.push_str(",\"logical_type\":");
+            match &column.logical_type {
+                LogicalType::None => s.push_str("null"),
+                logical => string(&logical.to_string(), &mut s),
+            }
+            match m.column_chunk_metadata(g, c) {
                 Err(e) => {
                     s.push_str(",\"error\":");
                     string(&e.to_string(), &mut s);
@@ -117,29 +189,24 @@ fn meta_json(reader: &Reader) -> String {
 }
 
 pub(crate) fn meta(reader: &Reader, as_json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let m = reader.metadata();
-    let file = m.file_metadata();
-    let schema = reader.schema();
     if as_json {
         writeln!(out, "{}", meta_json(reader))?;
         return Ok(());
     }
-    writeln!(out, "version: {}", file.version)?;
-    writeln!(
-        out,
-        "created by: {}",
-        file.created_by.as_deref().unwrap_or("-")
-    )?;
-    writeln!(out, "rows: {}", file.num_rows)?;
+    let m = reader.metadata();
+    let schema = reader.schema();
+    writeln!(out, "version: {}", m.version())?;
+    writeln!(out, "created by: {}", m.created_by().unwrap_or("-"))?;
+    writeln!(out, "rows: {}", m.num_rows())?;
     writeln!(out, "row groups: {}", m.row_groups().len())?;
     writeln!(out, "columns: {}", schema.columns().len())?;
     writeln!(
         out,
         "footer: {} bytes, {}",
-        m.footer_len(),
-        protection(m.footer_protection())
+        reader.footer_len(),
+        protection(reader.footer_protection())
     )?;
-    for kv in file.key_value_metadata.iter().flatten() {
+    for kv in m.key_value_metadata() {
         let value = kv.value.as_deref().unwrap_or("(null)");
         let shown: String = value.chars().take(120).collect();
         let more = if shown.len() < value.len() { "…" } else { "" };
@@ -149,23 +216,24 @@ pub(crate) fn meta(reader: &Reader, as_json: bool, out: &mut impl Write) -> Resu
         writeln!(
             out,
             "row group {g}: {} rows, {} bytes",
-            group.num_rows, group.total_byte_size
+            group.num_rows(),
+            group.total_byte_size()
         )?;
-        for c in 0..group.columns.len() {
-            let name = &schema.column(c).name;
-            match m.column_metadata(g, c) {
+        for (c, column) in schema.columns().iter().enumerate() {
+            let name = &column.path;
+            match m.column_chunk_metadata(g, c) {
                 Err(e) => writeln!(out, "  {name}: {e}")?,
                 Ok(meta) => {
                     writeln!(
                         out,
                         "  {name}: {} {} [{}] values={} compressed={} uncompressed={} offset={}",
-                        meta.type_.name().unwrap_or("?"),
-                        meta.codec.name().unwrap_or("?"),
-                        encodings(&meta.encodings),
-                        meta.num_values,
-                        meta.total_compressed_size,
-                        meta.total_uncompressed_size,
-                        meta.data_page_offset,
+                        column_type(meta.physical_type(), &column.logical_type),
+                        meta.codec(),
+                        encodings(meta.encodings()),
+                        meta.num_values(),
+                        meta.total_compressed_size(),
+                        meta.total_uncompressed_size(),
+                        meta.data_page_offset(),
                     )?;
                     if let Ok(Some(st)) = m.column_statistics(g, c) {
                         writeln!(
@@ -173,10 +241,12 @@ pub(crate) fn meta(reader: &Reader, as_json: bool, out: &mut impl Write) -> Resu
                             "    statistics: min={} max={} nulls={} distinct={}",
                             stat_text(st.min.as_ref()),
                             stat_text(st.max.as_ref()),
-                            st.null_count.map_or_else(|| "-".into(), |n| n.to_string()),
-                            st.distinct_count
-                                .map_or_else(|| "-".into(), |n| n.to_string()),
+                            count(st.null_count),
+                            count(st.distinct_count),
                         )?;
+                    }
+                    if let Some(geo) = meta.geospatial_statistics() {
+                        writeln!(out, "    geospatial statistics: {}", geospatial_text(geo))?;
                     }
                 }
             }
@@ -185,84 +255,89 @@ pub(crate) fn meta(reader: &Reader, as_json: bool, out: &mut impl Write) -> Resu
     Ok(())
 }
 
-fn chunk_json(meta: &ColumnMetaData<'_>, stats: Option<ColumnStatistics>, s: &mut String) {
+fn chunk_json(meta: &ColumnChunkMetaData, stats: Option<ColumnStatistics>, s: &mut String) {
     let _ = write!(
         s,
         ",\"type\":\"{}\",\"codec\":\"{}\",\"encodings\":[",
-        meta.type_.name().unwrap_or("?"),
-        meta.codec.name().unwrap_or("?")
+        meta.physical_type(),
+        meta.codec()
     );
-    for (i, e) in meta.encodings.iter().enumerate() {
+    for (i, e) in meta.encodings().iter().enumerate() {
         if i > 0 {
             s.push(',');
         }
-        string(&e.name().map_or_else(|| e.0.to_string(), str::to_owned), s);
+        string(&e.name(), s);
     }
+    let opt = |v: Option<u64>| v.map_or_else(|| "null".into(), |v| v.to_string());
     let _ = write!(
         s,
         "],\"num_values\":{},\"total_compressed_size\":{},\"total_uncompressed_size\":{},\"data_page_offset\":{},\"dictionary_page_offset\":{},\"bloom_filter_offset\":{}",
-        meta.num_values,
-        meta.total_compressed_size,
-        meta.total_uncompressed_size,
-        meta.data_page_offset,
-        meta.dictionary_page_offset
-            .map_or_else(|| "null".into(), |v| v.to_string()),
-        meta.bloom_filter_offset
-            .map_or_else(|| "null".into(), |v| v.to_string()),
+        meta.num_values(),
+        meta.total_compressed_size(),
+        meta.total_uncompressed_size(),
+        meta.data_page_offset(),
+        opt(meta.dictionary_page_offset()),
+        opt(meta.bloom_filter_offset()),
     );
     if let Some(st) = stats {
-        let count = |c: Option<u64>| c.map_or_else(|| "null".into(), |v| v.to_string());
         let _ = write!(
             s,
             ",\"statistics\":{{\"null_count\":{},\"distinct_count\":{},\"min\":",
-            count(st.null_count),
-            count(st.distinct_count)
+            opt(st.null_count),
+            opt(st.distinct_count)
         );
         json(st.min.as_ref().unwrap_or(&Field::Null), s);
         s.push_str(",\"max\":");
         json(st.max.as_ref().unwrap_or(&Field::Null), s);
         s.push('}');
     }
+    if let Some(geo) = meta.geospatial_statistics() {
+        s.push_str(",\"geospatial_statistics\":");
+        geospatial_json(geo, s);
+    }
 }
 
-fn header_line(header: &PageHeader<'_>, offset: u64) -> String {
+fn header_line(header: &PageHeader, offset: u64) -> String {
     let mut s = format!(
         "{} at {offset}: compressed={} uncompressed={}",
-        header.type_.name().unwrap_or("UNKNOWN_PAGE"),
-        header.compressed_page_size,
-        header.uncompressed_page_size
+        header.type_name(),
+        header.compressed_size,
+        header.uncompressed_size
     );
     if let Some(crc) = header.crc {
-        let _ = write!(s, " crc={:#010x}", crc.cast_unsigned());
+        let _ = write!(s, " crc={crc:#010x}");
     }
-    if let Some(h) = &header.data_page_header {
-        let _ = write!(
-            s,
-            " values={} encoding={} def={} rep={}",
-            h.num_values,
-            encodings(&[h.encoding]),
-            encodings(&[h.definition_level_encoding]),
-            encodings(&[h.repetition_level_encoding])
-        );
-    }
-    if let Some(h) = &header.data_page_header_v2 {
-        let _ = write!(
-            s,
-            " values={} nulls={} rows={} encoding={} compressed={}",
-            h.num_values,
-            h.num_nulls,
-            h.num_rows,
-            encodings(&[h.encoding]),
-            h.is_compressed.unwrap_or(true)
-        );
-    }
-    if let Some(h) = &header.dictionary_page_header {
-        let _ = write!(
-            s,
-            " entries={} encoding={}",
-            h.num_values,
-            encodings(&[h.encoding])
-        );
+    match &header.kind {
+        PageKind::Data(h) => {
+            let _ = write!(
+                s,
+                " values={} encoding={} def={} rep={}",
+                h.num_values,
+                h.encoding.name(),
+                h.def_level_encoding.name(),
+                h.rep_level_encoding.name()
+            );
+        }
+        PageKind::DataV2(h) => {
+            let _ = write!(
+                s,
+                " values={} nulls={} rows={} encoding={} compressed={}",
+                h.num_values,
+                h.num_nulls,
+                h.num_rows,
+                h.encoding.name(),
+                h.is_compressed
+            );
+        }
+        PageKind::Dictionary(h) => {
+            let _ = write!(
+                s,
+                " entries={} encoding={}",
+                h.num_values,
+                h.encoding.name()
+            );
+        }
+        PageKind::Index | PageKind::Unknown(_) => {}
     }
     s
 }
@@ -274,25 +349,16 @@ pub(crate) fn pages(
 ) -> Result<(), Failure> {
     let schema = reader.schema();
     let columns: Vec<usize> = match column {
-        Some(path) => {
-            let c = schema.columns_under(path);
-            if c.is_empty() {
-                return Err(Failure::Usage(format!("no column {path:?} in the schema")));
-            }
-            c
-        }
+        Some(text) => schema.columns_under(&resolve(schema, text, "--column")?),
         None => (0..schema.columns().len()).collect(),
     };
     for g in 0..reader.num_row_groups() {
         for &c in &columns {
-            writeln!(out, "row group {g}, column {}:", schema.column(c).name)?;
-            let mut chunk = reader.column_chunk(g, c)?;
-            while let Some(page) = chunk.pages_mut().next_page()? {
-                let line = match &page {
-                    Page::Dictionary { header, offset, .. } => header_line(header, *offset),
-                    Page::Data(d) => header_line(&d.header, d.offset),
-                };
-                writeln!(out, "  {line}")?;
+            let path = &schema.column(c)?.path;
+            writeln!(out, "row group {g}, column {path}:")?;
+            let mut pages = reader.page_reader(g, c)?;
+            while let Some((header, offset)) = pages.next_header()? {
+                writeln!(out, "  {}", header_line(&header, offset))?;
             }
             page_index(reader, g, c, out)?;
         }
@@ -309,9 +375,9 @@ fn page_index(reader: &Reader, g: usize, c: usize, out: &mut impl Write) -> Resu
         (Some(o), _) => o.page_locations.len(),
         (None, Some(s)) => s.pages.len(),
     };
-    let order = stats.as_ref().map_or("-", |s| {
-        s.boundary_order.name().unwrap_or("unknown boundary order")
-    });
+    let order = stats
+        .as_ref()
+        .map_or_else(|| "-".into(), |s| s.boundary_order.name());
     writeln!(
         out,
         "  page index: offset index {}, column index {} ({order})",
@@ -355,20 +421,29 @@ pub(crate) fn cat(
     filter: Option<&str>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
-    let filter = filter.map(Predicate::parse).transpose()?;
+    let schema = reader.schema();
+    let filter = filter.map(|text| parse(text, schema)).transpose()?;
     let mut projection = Projection::all();
+    // The top-level fields shown, when not all.
     let mut shown: Option<Vec<String>> = None;
     if let Some(columns) = columns {
+        let paths = columns
+            .iter()
+            .map(|text| resolve(schema, text, "--columns"))
+            .collect::<Result<Vec<ColumnPath>, _>>()?;
+        shown = Some(
+            paths
+                .iter()
+                .filter_map(|p| p.parts().first().cloned())
+                .collect(),
+        );
         // The filter may read fields that are not shown.
-        let mut read = columns.clone();
-        if let Some(f) = &filter {
-            read.extend(f.paths().into_iter().map(str::to_owned));
-        }
-        projection = projection.columns(read);
-        shown = Some(columns);
+        let read = paths
+            .into_iter()
+            .chain(filter.iter().flat_map(|f| f.columns().into_iter().cloned()));
+        projection = projection.columns_at(read);
     }
     if let Some(f) = &filter {
-        f.check(reader.schema())?;
         let mut groups = Vec::new();
         for g in 0..reader.num_row_groups() {
             if !f.might_match(reader, g)? {
@@ -383,42 +458,56 @@ pub(crate) fn cat(
         projection = projection.row_groups(groups);
     }
     let rows = reader.rows_with(projection)?;
-    let keep = |name: &str| {
-        shown.as_ref().is_none_or(|s| {
-            s.iter()
-                .any(|p| p == name || p.split('.').next() == Some(name))
-        })
+    let keep = |name: &str| shown.as_ref().is_none_or(|s| s.iter().any(|n| n == name));
+    let mut printer = Printer {
+        format,
+        line: String::new(),
+        table: Vec::new(),
+        header_done: false,
     };
-    let mut printed = 0_u64;
-    let mut line = String::new();
-    let mut table: Vec<Vec<String>> = Vec::new();
-    let mut header_done = false;
+    let mut count = 0_u64;
     for row in rows {
-        if limit.is_some_and(|l| printed >= l) {
+        if limit.is_some_and(|l| count >= l) {
             break;
         }
-        let row: Row = row?;
+        let row = row?;
         if filter.as_ref().is_some_and(|f| !f.matches(&row)) {
             continue;
         }
-        printed += 1;
+        count += 1;
         let fields: Vec<(&str, &Field)> = row
             .fields()
             .iter()
             .filter(|(n, _)| keep(n))
             .map(|(n, f)| (&**n, f))
             .collect();
-        line.clear();
-        match format {
+        printer.row(&fields, out)?;
+    }
+    printer.finish(out)
+}
+
+/// Prints rows in one of `cat`'s formats.
+struct Printer {
+    format: Format,
+    line: String,
+    /// The table's cells, header first: a table is aligned once every row is known.
+    table: Vec<Vec<String>>,
+    header_done: bool,
+}
+
+impl Printer {
+    fn row(&mut self, fields: &[(&str, &Field)], out: &mut impl Write) -> Result<(), Failure> {
+        self.line.clear();
+        match self.format {
             Format::Jsonl => {
-                object(fields, &mut line);
-                writeln!(out, "{line}")?;
+                object(fields.iter().copied(), &mut self.line);
+                writeln!(out, "{}", self.line)?;
             }
             Format::Csv => {
-                if !header_done {
+                if !self.header_done {
                     let names: Vec<String> = fields.iter().map(|(n, _)| csv_escape(n)).collect();
                     writeln!(out, "{}", names.join(","))?;
-                    header_done = true;
+                    self.header_done = true;
                 }
                 let cells: Vec<String> = fields
                     .iter()
@@ -431,10 +520,11 @@ pub(crate) fn cat(
                 writeln!(out, "{}", cells.join(","))?;
             }
             Format::Table => {
-                if table.is_empty() {
-                    table.push(fields.iter().map(|(n, _)| (*n).to_owned()).collect());
+                if self.table.is_empty() {
+                    self.table
+                        .push(fields.iter().map(|(n, _)| (*n).to_owned()).collect());
                 }
-                table.push(
+                self.table.push(
                     fields
                         .iter()
                         .map(|(_, f)| {
@@ -450,11 +540,15 @@ pub(crate) fn cat(
                 );
             }
         }
+        Ok(())
     }
-    if format == Format::Table {
-        print_table(&table, out)?;
+
+    fn finish(self, out: &mut impl Write) -> Result<(), Failure> {
+        if self.format == Format::Table {
+            print_table(&self.table, out)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 fn csv_escape(text: &str) -> String {
@@ -484,7 +578,7 @@ fn print_table(table: &[Vec<String>], out: &mut impl Write) -> Result<(), Failur
         .map(|i| {
             table
                 .iter()
-                .map(|r| r[i].chars().count())
+                .map(|r| r.get(i).map_or(0, |c| c.chars().count()))
                 .max()
                 .unwrap_or(0)
         })
@@ -511,17 +605,20 @@ pub(crate) fn bloom(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let schema = reader.schema();
-    let Some(c) = schema.column_index(column) else {
-        return Err(Failure::Usage(format!(
-            "no leaf column {column:?} in the schema"
-        )));
+    let path = resolve(schema, column, "column")?;
+    let Some(c) = schema.column_index(&path) else {
+        return Err(Failure::Usage(format!("{column:?} is not a leaf column")));
     };
-    let descriptor = schema.column(c);
+    let descriptor = schema.column(c)?;
     let bad = || Failure::Usage(format!("{value:?} is not a value of column {column}"));
     let literal = match descriptor.physical_type {
-        Type::BOOLEAN => Literal::Bool(value.parse().map_err(|_| bad())?),
-        Type::INT32 | Type::INT64 => Literal::Int(value.parse().map_err(|_| bad())?),
-        Type::FLOAT | Type::DOUBLE => Literal::Float(value.parse().map_err(|_| bad())?),
+        PhysicalType::Boolean => Literal::Bool(value.parse().map_err(|_| bad())?),
+        PhysicalType::Int32 | PhysicalType::Int64 => {
+            Literal::Int(value.parse().map_err(|_| bad())?)
+        }
+        PhysicalType::Float | PhysicalType::Double => {
+            Literal::Float(value.parse().map_err(|_| bad())?)
+        }
         _ => Literal::Str(value.to_owned()),
     };
     let Some(plain) = literal.plain_bytes(descriptor) else {
@@ -546,31 +643,32 @@ pub(crate) fn bloom(
 }
 
 pub(crate) fn verify(reader: &Reader, out: &mut impl Write) -> Result<(), Failure> {
-    let m = reader.metadata();
-    if m.footer_protection() == FooterProtection::SignatureNotVerified {
+    if reader.footer_protection() == FooterProtection::SignatureNotVerified {
         return Err(Failure::File(
             "the footer is signed but the signature was not verified: give --footer-key".into(),
         ));
     }
-    let schema = reader.schema();
-    for g in 0..reader.num_row_groups() {
-        for c in 0..schema.columns().len() {
-            reader.bloom_filter(g, c)?;
+    let verification = reader.verify()?;
+    if let Some(first) = verification.disagreements.first() {
+        for d in verification.disagreements.iter().skip(1) {
+            writeln!(out, "disagreement: {d}")?;
         }
-    }
-    // Reading every row decodes every page of every column (checking its CRC), and
-    // checks that each column holds exactly its row group's rows.
-    let mut rows = 0_u64;
-    for row in reader.rows()? {
-        row?;
-        rows += 1;
+        return Err(Failure::File(format!(
+            "{first}{}",
+            match verification.disagreements.len() {
+                1 => String::new(),
+                n => format!(" (and {} more, listed on standard output)", n - 1),
+            }
+        )));
     }
     writeln!(
         out,
-        "ok: {rows} rows, {} row groups, {} columns; footer {}",
+        "ok: {} rows, {} row groups, {} columns, {} data pages; footer {}",
+        verification.rows,
         reader.num_row_groups(),
-        schema.columns().len(),
-        protection(m.footer_protection())
+        reader.schema().columns().len(),
+        verification.pages,
+        protection(reader.footer_protection())
     )?;
     Ok(())
 }

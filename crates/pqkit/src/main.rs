@@ -4,6 +4,7 @@
 //! Messages go to standard error, one line each.
 
 mod commands;
+mod filter;
 mod format;
 
 use std::io::Write as _;
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use parquet_file::{DecryptionOptions, ErrorKind, Key, ReadOptions};
+use parquet_file::{ColumnPath, DecryptionOptions, Key, ReadOptions};
 
 /// Inspect, verify and read Parquet files.
 #[derive(Debug, Parser)]
@@ -107,7 +108,8 @@ struct KeyArgs {
     /// The footer key, in hex.
     #[arg(long, value_name = "HEX", global = true)]
     footer_key: Option<String>,
-    /// A column key: the column's dotted path and the key in hex (repeatable).
+    /// A column key: the column's path (names separated by dots) and the key in hex
+    /// (repeatable).
     #[arg(long, value_name = "PATH:HEX", global = true)]
     column_key: Vec<String>,
     /// The AAD prefix the file was written with, for files that do not store it.
@@ -138,9 +140,10 @@ impl Failure {
 
 impl From<parquet_file::Error> for Failure {
     fn from(e: parquet_file::Error) -> Self {
-        match e.kind() {
-            ErrorKind::Argument(_) => Self::Usage(e.to_string()),
-            _ => Self::File(e.to_string()),
+        if e.kind().is_argument() {
+            Self::Usage(e.to_string())
+        } else {
+            Self::File(e.to_string())
         }
     }
 }
@@ -190,6 +193,8 @@ impl KeyArgs {
                     "--column-key: {column:?} is not PATH:HEX"
                 )));
             };
+            // Names are separated by dots here: the key's column is a leaf of the file.
+            let path = ColumnPath::new(path.split('.'));
             decryption = decryption.with_column_key(path, key(hex, "--column-key")?);
         }
         if let Some(prefix) = &self.aad_prefix {

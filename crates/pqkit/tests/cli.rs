@@ -164,7 +164,10 @@ fn exit_status_and_messages() {
     );
     let output = pqkit(&["cat", file, "--columns", "nope"]);
     assert_eq!(output.status.code(), Some(2));
-    assert_eq!(stderr(&output), "pqkit: no column \"nope\" in the schema\n");
+    assert_eq!(
+        stderr(&output),
+        "pqkit: --columns: no field \"nope\" in the schema\n"
+    );
     assert_eq!(
         pqkit(&["cat", file, "--where", "id >"]).status.code(),
         Some(2)

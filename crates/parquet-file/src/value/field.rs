@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use parquet_core::Int96;
 
-use crate::column::ColumnValues;
-use crate::error::{Error, Result};
+use super::ColumnValues;
+use crate::error::{ErrorKind, Result};
 use crate::schema::{ColumnDescriptor, LogicalType, TimeUnit};
 
 /// One value of a row: a leaf's value interpreted by its logical type, or a list, map or
@@ -44,7 +44,7 @@ pub enum Field {
     },
     /// DATE: days since 1970-01-01.
     Date(i32),
-    /// TIME: time of day in `unit`s since midnight.
+    /// TIME: time of day in `unit`s since midnight, from 00:00:00 to 24:00:00.
     Time {
         /// The count of units.
         value: i64,
@@ -54,7 +54,8 @@ pub enum Field {
     /// TIMESTAMP, or INT96 (as nanoseconds, not adjusted to UTC).
     Timestamp {
         /// The count of units since 1970-01-01T00:00:00 (wider than 64 bits only for
-        /// INT96 values outside the years 1677 to 2262).
+        /// INT96 values outside the years 1677 to 2262: an INT96 is read as Spark reads
+        /// it, see [`Int96::to_spark_nanos`]).
         value: i128,
         /// The unit.
         unit: TimeUnit,
@@ -82,29 +83,38 @@ pub(crate) struct Converter {
     logical: LogicalType,
 }
 
+fn invalid_value(what: &'static str) -> crate::Error {
+    ErrorKind::InvalidValue { what }.into()
+}
+
+/// A TIME of `value` units, checked to lie within the day (00:00:00 to 24:00:00).
+fn time(value: i64, unit: TimeUnit) -> Result<Field> {
+    if (0..=86_400 * unit.per_second()).contains(&value) {
+        Ok(Field::Time { value, unit })
+    } else {
+        Err(invalid_value("a TIME value outside 00:00:00 to 24:00:00"))
+    }
+}
+
 impl Converter {
     pub(crate) fn new(column: &ColumnDescriptor) -> Self {
         Self {
-            logical: column.logical_type,
+            logical: column.logical_type.clone(),
         }
     }
 
     /// The `index`th value of `values`.
     pub(crate) fn convert(&self, values: &ColumnValues, index: usize) -> Result<Field> {
         use LogicalType as L;
-        let missing = || Error::invalid("fewer values than the definition levels say");
+        let missing = || invalid_value("fewer values than the definition levels say");
         Ok(match values {
             ColumnValues::Boolean(v) => Field::Bool(*v.get(index).ok_or_else(missing)?),
             ColumnValues::Int32(v) => {
                 let v = *v.get(index).ok_or_else(missing)?;
                 match self.logical {
-                    #[allow(clippy::cast_sign_loss)]
-                    L::Integer { signed: false, .. } => Field::UInt(u64::from(v as u32)),
+                    L::Integer { signed: false, .. } => Field::UInt(u64::from(v.cast_unsigned())),
                     L::Date => Field::Date(v),
-                    L::Time { unit, .. } => Field::Time {
-                        value: v.into(),
-                        unit,
-                    },
+                    L::Time { unit, .. } => time(v.into(), unit)?,
                     L::Decimal { scale, .. } => decimal(v.into(), scale),
                     L::Unknown => Field::Null,
                     _ => Field::Int(v.into()),
@@ -113,9 +123,8 @@ impl Converter {
             ColumnValues::Int64(v) => {
                 let v = *v.get(index).ok_or_else(missing)?;
                 match self.logical {
-                    #[allow(clippy::cast_sign_loss)]
-                    L::Integer { signed: false, .. } => Field::UInt(v as u64),
-                    L::Time { unit, .. } => Field::Time { value: v, unit },
+                    L::Integer { signed: false, .. } => Field::UInt(v.cast_unsigned()),
+                    L::Time { unit, .. } => time(v, unit)?,
                     L::Timestamp { unit, utc } => Field::Timestamp {
                         value: v.into(),
                         unit,
@@ -139,7 +148,7 @@ impl Converter {
         Ok(match self.logical {
             L::String | L::Enum | L::Json => Field::Str(
                 std::str::from_utf8(bytes)
-                    .map_err(|e| Error::invalid(format!("a STRING value that is not UTF-8: {e}")))?
+                    .map_err(|_| invalid_value("a STRING value that is not UTF-8"))?
                     .to_owned(),
             ),
             L::Decimal { scale, .. } => match be_i128(bytes) {
@@ -155,7 +164,9 @@ impl Converter {
                 Field::Uuid(uuid)
             }
             L::Float16 if bytes.len() == 2 => {
-                Field::Float16(u16::from_le_bytes([bytes[0], bytes[1]]))
+                let mut half = [0; 2];
+                half.copy_from_slice(bytes);
+                Field::Float16(u16::from_le_bytes(half))
             }
             L::Unknown => Field::Null,
             _ => Field::Bytes(bytes.to_vec()),
@@ -175,24 +186,44 @@ fn decimal(unscaled: i128, scale: i32) -> Field {
 pub(crate) fn be_i128(bytes: &[u8]) -> Option<i128> {
     let negative = bytes.first().is_some_and(|&b| b & 0x80 != 0);
     let fill = if negative { 0xFF } else { 0 };
-    let significant = bytes.len().saturating_sub(16);
-    if bytes[..significant].iter().any(|&b| b != fill)
-        || (significant > 0 && (bytes[significant] & 0x80 != 0) != negative)
+    let (high, tail) = bytes.split_at(bytes.len().saturating_sub(16));
+    if high.iter().any(|&b| b != fill)
+        || (!high.is_empty() && tail.first().is_some_and(|&b| (b & 0x80 != 0) != negative))
     {
         return None;
     }
     let mut buf = [fill; 16];
-    let tail = &bytes[significant..];
-    buf[16 - tail.len()..].copy_from_slice(tail);
+    buf.get_mut(16 - tail.len()..)?.copy_from_slice(tail);
     Some(i128::from_be_bytes(buf))
 }
 
-/// An INT96 timestamp as nanoseconds since the epoch, exactly (Arrow's readers wrap
-/// values outside the years 1677 to 2262 around 64 bits).
+/// An INT96 timestamp as nanoseconds since the epoch, as Spark reads it (Arrow's readers
+/// wrap values outside the years 1677 to 2262 around 64-bit nanoseconds).
 fn int96(value: Int96) -> Field {
     Field::Timestamp {
-        value: value.to_unix_nanos(),
+        value: value.to_spark_nanos(),
         unit: TimeUnit::Nanos,
         utc: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::be_i128;
+
+    #[test]
+    fn decimals_up_to_128_bits_fit_an_i128() {
+        assert_eq!(be_i128(&[0xFF, 0x38]), Some(-200));
+        assert_eq!(be_i128(&[0x00, 0xC8]), Some(200));
+        let mut wide = vec![0xFF; 20];
+        wide[19] = 0xFE;
+        assert_eq!(be_i128(&wide), Some(-2));
+        let mut too_wide = vec![0; 20];
+        too_wide[3] = 1;
+        assert_eq!(be_i128(&too_wide), None);
+        // The sign of the kept bytes must match the dropped ones.
+        let mut flipped = vec![0; 17];
+        flipped[1] = 0x80;
+        assert_eq!(be_i128(&flipped), None);
     }
 }

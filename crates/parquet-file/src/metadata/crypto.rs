@@ -1,0 +1,262 @@
+//! Reading encrypted files: the keys a reader is given, and the ciphers of a file.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use parquet_crypto::{AadMode, Algorithm, Key, KeyRetriever, ModuleCipher};
+
+use super::{ColumnEncryption, EncryptionAlgorithm};
+use crate::error::{Crypto as _, Error, ErrorKind, Result};
+use crate::path::ColumnPath;
+
+/// The keys for reading encrypted files, and how to find the ones not given.
+///
+/// Keys are looked up in this order: the footer key or the column's key given here, then
+/// the [`KeyRetriever`] with the `key_metadata` the file stores (a key id such as `"kf"`
+/// or `"kc1"`, or whatever a key management system put there).
+///
+/// ```
+/// use parquet_crypto::{Key, KeyMap};
+/// use parquet_file::DecryptionOptions;
+///
+/// // Keys handed over directly...
+/// let options = DecryptionOptions::new()
+///     .with_footer_key(Key::try_new(b"0123456789012345")?)
+///     .with_column_key("double_field", Key::try_new(b"1234567890123450")?)
+///     .with_aad_prefix(b"tester".to_vec());
+/// // ...or found by the key ids in the file.
+/// let options = DecryptionOptions::new().with_key_retriever(
+///     KeyMap::new()
+///         .with("kf", Key::try_new(b"0123456789012345")?)
+///         .with("kc1", Key::try_new(b"1234567890123450")?),
+/// );
+/// # Ok::<(), parquet_crypto::Error>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct DecryptionOptions {
+    footer_key: Option<Key>,
+    column_keys: HashMap<ColumnPath, Key>,
+    retriever: Option<Arc<dyn KeyRetriever + Send + Sync>>,
+    aad_prefix: Option<Vec<u8>>,
+    skip_signature: bool,
+}
+
+impl fmt::Debug for DecryptionOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DecryptionOptions")
+            .field("footer_key", &self.footer_key.as_ref().map(|_| ".."))
+            .field("column_keys", &self.column_keys.keys().collect::<Vec<_>>())
+            .field("retriever", &self.retriever.as_ref().map(|_| ".."))
+            .field("aad_prefix", &self.aad_prefix)
+            .field("skip_signature", &self.skip_signature)
+            .finish()
+    }
+}
+
+impl DecryptionOptions {
+    /// No keys: plaintext files and plaintext columns of encrypted files only.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The key of the footer (and of the columns encrypted with it).
+    #[must_use]
+    pub fn with_footer_key(mut self, key: Key) -> Self {
+        self.footer_key = Some(key);
+        self
+    }
+
+    /// The key of the column at `path`.
+    #[must_use]
+    pub fn with_column_key(mut self, path: impl Into<ColumnPath>, key: Key) -> Self {
+        self.column_keys.insert(path.into(), key);
+        self
+    }
+
+    /// Where to look up keys that were not given, by the key metadata in the file.
+    #[must_use]
+    pub fn with_key_retriever(
+        mut self,
+        retriever: impl KeyRetriever + Send + Sync + 'static,
+    ) -> Self {
+        self.retriever = Some(Arc::new(retriever));
+        self
+    }
+
+    /// The AAD prefix, for files written with one that they do not store
+    /// (`supply_aad_prefix`), or to check the one they store.
+    #[must_use]
+    pub fn with_aad_prefix(mut self, prefix: Vec<u8>) -> Self {
+        self.aad_prefix = Some(prefix);
+        self
+    }
+
+    /// Do not verify the signature of a signed plaintext footer. Verification is on by
+    /// default whenever the footer key is known.
+    #[must_use]
+    pub fn skip_footer_signature(mut self) -> Self {
+        self.skip_signature = true;
+        self
+    }
+
+    pub(crate) fn verifies_signature(&self) -> bool {
+        !self.skip_signature
+    }
+
+    pub(crate) fn footer_key(&self, key_metadata: Option<&[u8]>) -> Result<Option<Key>> {
+        self.key(self.footer_key.as_ref(), key_metadata)
+            .crypto("retrieving the footer key")
+    }
+
+    fn key(
+        &self,
+        given: Option<&Key>,
+        key_metadata: Option<&[u8]>,
+    ) -> parquet_crypto::Result<Option<Key>> {
+        if let Some(key) = given {
+            return Ok(Some(key.clone()));
+        }
+        match &self.retriever {
+            Some(retriever) => Ok(Some(
+                retriever.retrieve_key(key_metadata.unwrap_or_default())?,
+            )),
+            None => Ok(None),
+        }
+    }
+}
+
+/// How one column chunk is protected, and the cipher to read it with.
+#[derive(Clone)]
+pub(crate) enum ChunkCipher {
+    Plaintext,
+    Cipher(Arc<ModuleCipher>),
+    /// Encrypted with a key the reader does not have.
+    NoKey,
+}
+
+impl ChunkCipher {
+    /// The cipher, when the chunk is encrypted.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::MissingKey`] when the chunk is encrypted with a key the reader does
+    /// not have.
+    pub(crate) fn cipher(&self) -> Result<Option<&Arc<ModuleCipher>>> {
+        match self {
+            Self::Plaintext => Ok(None),
+            Self::Cipher(cipher) => Ok(Some(cipher)),
+            Self::NoKey => Err(ErrorKind::MissingKey {
+                what: "the column's key",
+            }
+            .into()),
+        }
+    }
+}
+
+/// What it takes to decrypt the modules of an encrypted file: its algorithm, how its
+/// modules are authenticated, its footer key, and the options to find column keys.
+pub(crate) struct FileDecryptor {
+    algorithm: Algorithm,
+    /// The file AAD: the AAD prefix and `aad_file_unique`.
+    file_aad: Vec<u8>,
+    /// Whether the modules are authenticated as the format says, or with an empty AAD
+    /// (DuckDB's files, which have no `aad_file_unique`).
+    aad_mode: AadMode,
+    /// Whether the file stores no `aad_file_unique`: then it may be DuckDB's.
+    without_unique: bool,
+    footer_key: Option<Key>,
+    options: DecryptionOptions,
+}
+
+impl FileDecryptor {
+    /// The decryptor of a file encrypted by `algorithm`, with the AAD prefix the options
+    /// give or the file stores.
+    pub(crate) fn new(
+        algorithm: &EncryptionAlgorithm,
+        options: &DecryptionOptions,
+    ) -> Result<Self> {
+        let prefix = match (&options.aad_prefix, &algorithm.aad_prefix) {
+            (Some(given), Some(stored)) if given != stored => {
+                return Err(Error::malformed(
+                    "the AAD prefix given differs from the one stored in the file",
+                ));
+            }
+            (Some(given), _) => given.as_slice(),
+            (None, Some(stored)) => stored.as_slice(),
+            (None, None) if algorithm.supply_aad_prefix == Some(true) => {
+                return Err(ErrorKind::MissingKey {
+                    what: "the AAD prefix, which the file does not store",
+                }
+                .into());
+            }
+            (None, None) => &[],
+        };
+        let unique = algorithm.aad_file_unique.as_deref();
+        Ok(Self {
+            algorithm: algorithm.algorithm,
+            file_aad: parquet_crypto::file_aad(prefix, unique.unwrap_or_default()),
+            aad_mode: AadMode::Spec,
+            without_unique: unique.is_none(),
+            footer_key: None,
+            options: options.clone(),
+        })
+    }
+
+    /// The file AAD, for verifying a footer signature.
+    pub(crate) fn file_aad(&self) -> &[u8] {
+        &self.file_aad
+    }
+
+    pub(crate) fn set_footer_key(&mut self, key: Key) {
+        self.footer_key = Some(key);
+    }
+
+    /// Whether the file's modules are authenticated with an empty AAD: a file of DuckDB,
+    /// which encrypts every column with the footer key without saying so.
+    pub(crate) fn without_aad(&self) -> bool {
+        self.aad_mode == AadMode::Empty
+    }
+
+    /// A cipher for modules encrypted with `key`.
+    pub(crate) fn cipher(&self, key: &Key) -> ModuleCipher {
+        match self.aad_mode {
+            AadMode::Spec => ModuleCipher::new(key, self.algorithm, &self.file_aad),
+            AadMode::Empty => ModuleCipher::without_aad(key, self.algorithm),
+        }
+    }
+
+    /// Decrypts the footer module (the bytes after `FileCryptoMetaData`) with `key`. A
+    /// file without `aad_file_unique` whose footer authenticates only with an empty AAD
+    /// is DuckDB's: its other modules are then read the same way.
+    pub(crate) fn decrypt_footer(&mut self, key: &Key, module: &[u8]) -> Result<Vec<u8>> {
+        let (footer, mode) = if self.without_unique {
+            parquet_crypto::decrypt_footer_or_without_aad(key, &self.file_aad, module)
+        } else {
+            parquet_crypto::decrypt_footer(key, &self.file_aad, module).map(|f| (f, AadMode::Spec))
+        }
+        .crypto("decrypting the footer")?;
+        self.aad_mode = mode;
+        Ok(footer)
+    }
+
+    /// The cipher of a column chunk encrypted as `encryption`.
+    pub(crate) fn chunk_cipher(
+        &self,
+        encryption: &ColumnEncryption,
+        path: &ColumnPath,
+    ) -> ChunkCipher {
+        let key = match encryption {
+            ColumnEncryption::FooterKey => self.footer_key.clone(),
+            ColumnEncryption::ColumnKey { key_metadata, .. } => self
+                .options
+                .key(self.options.column_keys.get(path), key_metadata.as_deref())
+                .ok()
+                .flatten(),
+            ColumnEncryption::Unknown => None,
+        };
+        key.map_or(ChunkCipher::NoKey, |key| {
+            ChunkCipher::Cipher(Arc::new(self.cipher(&key)))
+        })
+    }
+}
