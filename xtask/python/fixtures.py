@@ -6,7 +6,12 @@ write, with nulls everywhere.
 
 writes DIR/<writer>-<variant>.parquet, and DIR/encrypted.json for the encrypted fixtures:
 {"<file>": {"reference": "<plaintext twin>", "args": [pqkit cat options]}}. Every value comes
-from fixed seeds, so the files are the same on every run of the same versions.
+from fixed seeds, so the files hold the same rows on every run of the same versions (and
+the same bytes, but for the random nonces of the encrypted files).
+
+Some DuckDB fixtures are files that pyarrow refuses; the xtask lists each of them, with
+the reason, in EXPECTED_REFUSALS (xtask/src/interop.rs), and compares pqkit with the rows
+DuckDB reads there.
 """
 
 import datetime
@@ -277,6 +282,26 @@ def nested_table(seed):
     return pa.table(columns, schema=schema)
 
 
+def int96_julian_days_table(seed):
+    """Timestamps whose INT96 Julian days span the whole 32 bits, where Spark's reading
+    departs from the plain count: it takes the day as a signed int, and wraps the
+    microseconds past 64 bits. pyarrow writes day (t // 86400000 + 2440588) mod 2^32, and
+    the milliseconds of the day as nanoseconds. Not Julian day 0: pyarrow reads it as the
+    epoch."""
+    v = Values(seed)
+    epoch = 2440588
+    wrap = 2**63 // 86_400_000_000  # days from the epoch beyond which the microseconds wrap
+    head = [1, -1, epoch - 1, epoch, epoch + 1, 2**31 - 1, -(2**31), -(2**31) + 1]
+    head += [epoch + wrap, epoch + wrap + 1, epoch - wrap - 1, epoch - wrap - 2]
+    days = first(v.ints(-(2**31), 2**31 - 1), head)
+    if 0 in days:
+        raise AssertionError("Julian day 0 among the INT96 days")
+    millis = v.ints(0, 86_399_999)
+    values = [(day - epoch) * 86_400_000 + ms for day, ms in zip(days, millis)]
+    values = values[: len(head)] + v.nulls(values[len(head) :])
+    return pa.table({"int96": pa.array(values, pa.timestamp("ms"))})
+
+
 def column_encodings(table, encoding):
     """The columns of `table` that `encoding` can encode, by their Parquet physical type."""
     parquet_schema = parquet_physical_types(table)
@@ -412,6 +437,7 @@ def write_pyarrow(out):
     )
     write("int96", temporal, use_deprecated_int96_timestamps=True)
     write("int96-v2", temporal, use_deprecated_int96_timestamps=True, data_page_version="2.0")
+    write("int96-julian-days", int96_julian_days_table(5), use_deprecated_int96_timestamps=True)
     write(
         "timestamps-coerced-ms", temporal, coerce_timestamps="ms", allow_truncated_timestamps=True
     )
@@ -436,9 +462,10 @@ def write_pyarrow(out):
 # ---------------------------------------------------------------------------------------
 # DuckDB
 
-# INTEGER and UINTEGER stay within 2^29 of zero: DuckDB's PARQUET_VERSION V2 computes the
-# DELTA_BINARY_PACKED deltas of INT32 in 64 bits, and writes 33-bit miniblocks for values
-# across the whole range, which pyarrow (rightly: the spec wraps deltas in 32 bits) refuses.
+# INTEGER and UINTEGER stay within 2^29 of zero here, and cover their whole range in
+# DUCKDB_INT32_FULL_RANGE: DuckDB's PARQUET_VERSION V2 computes the DELTA_BINARY_PACKED
+# deltas of INT32 in 64 bits, and writes a 33-bit minimum delta and miniblocks for values
+# across the whole range, which pyarrow (the spec wraps deltas in 32 bits) refuses.
 DUCKDB_FLAT = """
 SELECT
     CASE WHEN h % 7 = 0 THEN NULL ELSE h % 2 = 0 END AS bool,
@@ -478,8 +505,7 @@ FROM (
 )
 """
 
-# The fixed-size INTEGER[3] is never NULL: DuckDB writes three level entries for a NULL
-# array, two of them continuing a list that is not there, which pyarrow refuses.
+# The fixed-size INTEGER[3] is never NULL here, but is in DUCKDB_NULL_ARRAYS.
 DUCKDB_NESTED = """
 SELECT
     CASE WHEN h % 7 = 0 THEN NULL
@@ -506,19 +532,84 @@ SELECT
 FROM (SELECT i, (hash(i * 7919 + 17) % 9223372036854775807)::BIGINT AS h FROM range(1000) t(i))
 """
 
+# INTEGER and UINTEGER over their whole range: the extremes side by side in the first rows
+# (deltas of -(2^32 - 1) and 2^32 - 1), then random values. With PARQUET_VERSION V2 DuckDB
+# writes them in DELTA_BINARY_PACKED with a 33-bit minimum delta and 33-bit miniblocks.
+DUCKDB_INT32_FULL_RANGE = """
+SELECT
+    i AS id,
+    CASE WHEN i < 8 THEN [-2147483648, 2147483647, -2147483648, 0, 2147483647, 0, -1, 1][i + 1]
+         WHEN h % 9 = 0 THEN NULL
+         ELSE h % 4294967296 - 2147483648 END::INTEGER AS integer,
+    CASE WHEN i < 8 THEN [0, 4294967295, 0, 2147483648, 2147483647, 4294967295, 1, 0][i + 1]
+         WHEN h % 9 = 1 THEN NULL
+         ELSE h // 9 % 4294967296 END::UINTEGER AS uinteger
+FROM (SELECT i, (hash(i * 7919 + 17) % 9223372036854775807)::BIGINT AS h FROM range(1000) t(i))
+"""
+
+# NULL fixed-size arrays (DuckDB's ARRAY, a LIST in Parquet). DuckDB writes a NULL array of
+# size n as n level entries, not one: the first with the repetition level of the array's
+# place, the other n - 1 with the array's own repetition level, all with the definition
+# level at which the array is NULL (rep 0, 1, 1 and def 0, 0, 0 for a NULL INTEGER[3] at the
+# top), so n - 1 entries continue a list that is not there; nested arrays multiply them.
+# pyarrow refuses such files ("Length spanned by list offsets (...) larger than values
+# array"); DuckDB reads them back as written.
+DUCKDB_NULL_ARRAYS = """
+SELECT
+    i AS id,
+    CASE WHEN i = 1 OR h % 4 = 0 THEN NULL
+         ELSE [h % 10, CASE WHEN h % 5 = 2 THEN NULL ELSE h % 100 END, NULL] END::INTEGER[3]
+        AS array_int,
+    CASE WHEN i = 2 OR h % 3 = 1 THEN NULL
+         ELSE ['a' || i, CASE WHEN h % 2 = 0 THEN NULL ELSE '' END] END::VARCHAR[2] AS array_varchar
+FROM (SELECT i, (hash(i * 7919 + 17) % 9223372036854775807)::BIGINT AS h FROM range(1000) t(i))
+"""
+
+# NULL fixed-size arrays inside lists, structs, arrays and map values.
+DUCKDB_NULL_ARRAYS_NESTED = """
+SELECT
+    i AS id,
+    CASE WHEN h % 7 = 0 THEN NULL
+         ELSE [CASE WHEN (h + j) % 3 = 0 THEN NULL ELSE [j, h % 100]::INTEGER[2] END
+               FOR j IN range((h % 4)::BIGINT)] END AS list_array,
+    CASE WHEN h % 6 = 0 THEN NULL
+         ELSE {'a': CASE WHEN h % 4 = 1 THEN NULL ELSE [i, NULL]::BIGINT[2] END, 'b': i} END
+        AS struct_array,
+    CASE WHEN h % 5 = 0 THEN NULL
+         ELSE [CASE WHEN h % 3 = 0 THEN NULL ELSE [i, NULL] END, NULL]::INTEGER[2][2] END
+        AS array_array,
+    CASE WHEN h % 6 = 1 THEN NULL
+         ELSE map_from_entries([(j, CASE WHEN j = 1 THEN NULL ELSE [j, j + 1]::INTEGER[2] END)
+                                FOR j IN range((h % 3)::BIGINT)]) END AS map_array
+FROM (SELECT i, (hash(i * 7919 + 17) % 9223372036854775807)::BIGINT AS h FROM range(1000) t(i))
+"""
+
+# The fixtures that DuckDB also writes encrypted, each with the same options as the plaintext
+# fixture of the same name, its twin and reference.
+DUCKDB_ENCRYPTED = (
+    "flat-snappy-v1",
+    "nested-snappy-v1",
+    "flat-zstd-v2",
+    "nested-zstd-v2",
+    "flat-row-groups-v2",
+)
+DUCKDB_KEY_NAME = "footer"
+
 
 def write_duckdb(out):
     con = duckdb.connect()
     con.execute("SET threads = 1")  # rows in the same order on every run
     con.execute("CREATE TYPE ENUM_ABC AS ENUM ('a', 'b', 'c')")
-    written = 0
+    made = {}  # name: (query, options)
 
-    def copy(name, query, **options):
-        nonlocal written
-        path = os.path.join(out, f"duckdb-{name}.parquet")
+    def write(path, query, options):
         settings = ", ".join(["FORMAT parquet"] + [f"{k} {v}" for k, v in options.items()])
         con.execute(f"COPY ({query}) TO '{path}' ({settings})")
-        written += 1
+
+    def copy(name, query, **options):
+        path = os.path.join(out, f"duckdb-{name}.parquet")
+        write(path, query, options)
+        made[name] = (query, options)
         return path
 
     for version in ("V1", "V2"):
@@ -534,14 +625,51 @@ def write_duckdb(out):
                 ROW_GROUP_SIZE=2048,
                 PARQUET_VERSION=version,
             )
+        # Files pyarrow refuses (the xtask lists them): DuckDB reads them back as written.
+        for label, query in (
+            ("int32-full-range", DUCKDB_INT32_FULL_RANGE),
+            ("null-arrays", DUCKDB_NULL_ARRAYS),
+            ("null-arrays-nested", DUCKDB_NULL_ARRAYS_NESTED),
+        ):
+            path = copy(f"{label}-{version.lower()}", query, PARQUET_VERSION=version)
+            if not same_rows(con, f"read_parquet('{path}')", f"({query})"):
+                raise AssertionError(f"DuckDB reads {path} back differently")
     copy("flat-no-dictionary", DUCKDB_FLAT, DICTIONARY_COMPRESSION_RATIO_THRESHOLD=-1)
     copy("flat-zstd-level-22", DUCKDB_FLAT, COMPRESSION="zstd", COMPRESSION_LEVEL=22)
     copy("flat-big-row-groups", f"SELECT * FROM ({DUCKDB_FLAT}), range(30)", ROW_GROUP_SIZE=10000)
 
-    # Not the encrypted files DuckDB writes: they have no aad_file_unique, and arrow-rs
-    # ("AAD unique file identifier is not set") and pqkit refuse them; DuckDB itself reads
-    # encrypted files of other writers.
-    return written
+    # Encrypted with the footer key, which encrypts every module. DuckDB writes no
+    # aad_file_unique and authenticates every module with an empty AAD; arrow-rs refuses
+    # such files ("AAD unique file identifier is not set"). Without httpfs, DuckDB writes
+    # encrypted files only when told that its built-in crypto module may; its nonces are
+    # random, so the ciphertext differs from run to run (the rows do not).
+    con.execute("SET force_mbedtls_unsafe = 'true'")
+    con.execute(f"PRAGMA add_parquet_key('{DUCKDB_KEY_NAME}', '{FOOTER_KEY.decode()}')")
+    config = f"{{footer_key: '{DUCKDB_KEY_NAME}'}}"
+    manifest = {}
+    for twin in DUCKDB_ENCRYPTED:
+        query, options = made[twin]
+        name = f"duckdb-encrypted-{twin}.parquet.encrypted"
+        path = os.path.join(out, name)
+        write(path, query, dict(options, ENCRYPTION_CONFIG=config))
+        manifest[name] = {
+            "reference": f"duckdb-{twin}.parquet",
+            "args": ["--footer-key", hexed(FOOTER_KEY)],
+        }
+        # A second reading must give the twin's rows, or the fixture proves nothing.
+        twin_path = os.path.join(out, f"duckdb-{twin}.parquet")
+        encrypted = f"read_parquet('{path}', encryption_config = {config}, file_row_number = true)"
+        plain = f"read_parquet('{twin_path}', file_row_number = true)"
+        if not same_rows(con, encrypted, plain):
+            raise AssertionError(f"DuckDB reads {name} differently from its twin")
+    return len(made) + len(manifest), manifest
+
+
+def same_rows(con, a, b):
+    """Whether the relations `a` and `b` (SQL) hold the same rows, as many times each; DuckDB
+    compares NaN equal to NaN."""
+    differences = f"(FROM {a} EXCEPT ALL FROM {b}) UNION ALL (FROM {b} EXCEPT ALL FROM {a})"
+    return con.execute(f"SELECT count(*) FROM ({differences})").fetchone()[0] == 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -729,8 +857,9 @@ def main(args):
     out = args[0]
     os.makedirs(out, exist_ok=True)
     counts = {"pyarrow": write_pyarrow(out)}
-    counts["duckdb"] = write_duckdb(out)
-    counts["polars"], manifest = write_polars(out)
+    counts["duckdb"], manifest = write_duckdb(out)
+    counts["polars"], polars_manifest = write_polars(out)
+    manifest.update(polars_manifest)
     with open(os.path.join(out, "encrypted.json"), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
     print(

@@ -1,23 +1,33 @@
 """The reference rows of a Parquet file: pyarrow reads it, this maps the values by the rows
 contract of DESIGN.md ("The rows contract", what `pqkit cat --format jsonl` prints).
 
-    rows.py FILE                   the rows of FILE as JSONL on stdout; exit 1 and one line
-                                   on stderr when pyarrow cannot read it
-    rows.py --out DIR FILE...      for each FILE, DIR/<name>.jsonl, or DIR/<name>.error
-                                   holding what pyarrow said, or DIR/<name>.fault with
+    rows.py [--duckdb] FILE        the rows of FILE as JSONL on stdout; exit 1 and one line
+                                   on stderr when the reader cannot read it
+    rows.py [--duckdb] --out DIR FILE...
+                                   for each FILE, DIR/<name>.jsonl, or DIR/<name>.error
+                                   holding what the reader said, or DIR/<name>.fault with
                                    the traceback of a fault of this script (one process
                                    for many files)
     rows.py --encrypted-testing    the 50 rows of parquet-testing's *.parquet.encrypted
                                    files, by the formula of ../shared/corpus/README.md
+
+The reader is pyarrow, or with --duckdb DuckDB's read_parquet, for the files that pyarrow
+refuses (the xtask lists each one with the reason): DuckDB reads the values and hands them
+over as Arrow arrays, which are mapped as pyarrow's are, by the Parquet schema (that pyarrow
+reads from the footer). DuckDB reads INT96 only to microseconds, and some types coarser than
+the file stores them (DECIMAL wider than 38 digits as DOUBLE): those are faults of this
+script, never a reference.
 
 How a value is printed depends on the Parquet schema (physical type, logical or converted
 type), never on the Arrow type pyarrow chose: pyarrow may restore the Arrow type stored in
 ARROW:schema (timestamp[s] for a TIMESTAMP(MILLIS) column, date64, duration, large_string,
 dictionary) or coerce INT96. Temporal values are formatted from their integer count in the
 Parquet unit, so dates outside Python's datetime range (negative years too) come out right.
+INT96 is the instant Spark reads (see int96_spark).
 """
 
 import base64
+import decimal
 import json
 import math
 import os
@@ -25,6 +35,7 @@ import sys
 import traceback
 import uuid
 
+import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -33,6 +44,8 @@ import pyarrow.parquet as pq
 UNITS_PER_SECOND = {"s": 1, "ms": 1000, "us": 1000_000, "ns": 1000_000_000}
 PARQUET_UNITS = {"milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns"}
 FRACTION_DIGITS = {"ms": 3, "us": 6, "ns": 9}
+JULIAN_DAY_OF_EPOCH = 2440588  # the Julian day of 1970-01-01
+NANOS_PER_DAY = 86400 * 10**9
 
 
 # ---------------------------------------------------------------------------------------
@@ -137,6 +150,8 @@ def timestamp_text(count, unit, utc):
 
 def decimal_text(value, scale):
     """DECIMAL: plain notation, exactly `scale` digits after the point."""
+    if not isinstance(value, decimal.Decimal):  # DuckDB reads more than 38 digits as DOUBLE
+        raise TypeError(f"a DECIMAL read as {type(value).__name__}: {value!r}")
     sign, digits, exponent = value.as_tuple()
     shift = exponent + scale
     if shift < 0:
@@ -160,6 +175,8 @@ def string_text(value):
 
 
 def uuid_text(value):
+    if isinstance(value, str):  # DuckDB hands UUIDs over as text
+        return str(uuid.UUID(value))
     return str(uuid.UUID(bytes=bytes(value)))
 
 
@@ -190,8 +207,12 @@ class Leaf:
         self.unit = None
         self.utc = False
         self.scale = column.scale
-        # Arrays of this leaf from a second read with INT96 in seconds (see int96_counts).
+        # Arrays of this leaf from a second read with INT96 in seconds (see int96_counts),
+        # and, when an INT96 reads as the epoch, DuckDB's (see int96_counts).
         self.seconds = None
+        self.duckdb = None
+        # DuckDB, not pyarrow, read the values (see read_rows).
+        self.by_duckdb = False
         if kind == "Decimal" or converted == "DECIMAL":
             self.kind = "decimal"
         elif physical == "BOOLEAN":
@@ -240,8 +261,14 @@ class Leaf:
                 per_day = 86400 * UNITS_PER_SECOND[unit] if unit else 1
                 return [None if c is None else date_text(c // per_day) for c in counts]
             if kind == "int96":
-                counts = int96_counts(counts, unit, integer_counts(self.seconds))
+                if self.by_duckdb:
+                    raise ValueError(f"{self.path}: DuckDB reads INT96 only to microseconds")
+                epoch = None if self.duckdb is None else integer_counts(self.duckdb)
+                counts = int96_counts(counts, unit, integer_counts(self.seconds), epoch)
                 return [None if c is None else timestamp_text(c, "ns", False) for c in counts]
+            if self.by_duckdb and UNITS_PER_SECOND[unit] < UNITS_PER_SECOND[self.unit]:
+                # pyarrow may restore a coarser unit from ARROW:schema; DuckDB only loses digits.
+                raise ValueError(f"{self.path}: DuckDB reads {self.unit} as {unit}")
             counts = [None if c is None else rescale(c, unit, self.unit) for c in counts]
             if kind == "time":
                 return [None if c is None else time_text(c, self.unit) for c in counts]
@@ -282,30 +309,70 @@ def integer_counts(array):
     raise TypeError(f"no integer form for {t}")
 
 
-def int96_counts(wrapped, unit, seconds):
-    """The exact INT96 timestamps in nanoseconds.
+def int96_counts(wrapped, unit, seconds, epoch=None):
+    """The INT96 timestamps in nanoseconds, as Spark reads them (int96_spark).
 
-    pyarrow turns an INT96 into a 64-bit count (days * 86400e9 + nanoseconds of the day),
-    which wraps for dates outside 1677..2262. The same column read in seconds does not
-    wrap, and pins the true count to one interval of a second: the one value congruent to
-    the wrapped count modulo 2^64 in that interval is the true count.
+    pyarrow turns an INT96 into a 64-bit count ((days - 2440588) * 86400e9 + nanoseconds of
+    the day, the day unsigned), which wraps for dates outside 1677..2262. The same column read
+    in seconds does not wrap, and pins the true count to one interval of a second: the one
+    value congruent to the wrapped count modulo 2^64 in that interval is the true count N,
+    which decomposes into the day and the nanoseconds of the day it was written from (when
+    those lie in 0..86400e9, as every writer stores them).
+
+    pyarrow reads every INT96 of Julian day 0 as the epoch, whatever its nanoseconds (it
+    takes it for the zeros of a null slot). `epoch`, DuckDB's reading of the same values
+    when some of them read as the epoch, tells the two apart: a Julian day 0 has no
+    reference here (DuckDB keeps only its microseconds).
     """
     seconds, seconds_unit = seconds
     if seconds_unit != "s":
         raise TypeError(f"INT96 read in seconds came as {seconds_unit}")
     per = UNITS_PER_SECOND[unit]
     exact = []
-    for count, second in zip(wrapped, seconds, strict=True):
+    for index, (count, second) in enumerate(zip(wrapped, seconds, strict=True)):
         if count is None:
             exact.append(None)
             continue
+        if count == 0 and epoch is not None and epoch[0][index] != 0:
+            day_zero = timestamp_text(rescale(epoch[0][index], epoch[1], "ns"), "ns", False)
+            raise Refused(
+                f"an INT96 of Julian day 0 ({day_zero} by DuckDB, to the microsecond): "
+                "pyarrow reads it as 1970-01-01T00:00:00"
+            )
         low = second * per
         k = -((count - low) // 2**64)  # smallest k with count + k * 2^64 >= low
         true = count + k * 2**64
         if not low <= true < low + per:
             raise ValueError(f"INT96 value {count} does not fit second {second}")
-        exact.append(rescale(true, unit, "ns"))
+        day, nanos = divmod(rescale(true, unit, "ns"), NANOS_PER_DAY)
+        exact.append(int96_spark(day + JULIAN_DAY_OF_EPOCH, nanos))
     return exact
+
+
+def wrapping(value, bits):
+    """`value` in the two's complement integers of `bits` bits, as Java's int and long wrap."""
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+def java_div(a, b):
+    """Java's `/` of integers: the quotient truncated toward zero."""
+    quotient = abs(a) // abs(b)
+    return quotient if (a < 0) == (b < 0) else -quotient
+
+
+def int96_spark(julian_day, nanos_of_day):
+    """The INT96 of (Julian day, nanoseconds of the day) in nanoseconds since the epoch, as
+    Spark reads it (rows contract, Spark's `DateTimeUtils.fromJulianDay`): the day a
+    signed 32-bit int, `day - 2440588` in 32-bit int arithmetic, then micros = that *
+    86400e6 + nanos / 1000 in wrapping 64-bit arithmetic, `/` truncating; then the
+    nanosecond digits kept: micros * 1000 + nanos % 1000 (Java's remainder, which takes
+    the dividend's sign)."""
+    days = wrapping(wrapping(julian_day, 32) - JULIAN_DAY_OF_EPOCH, 32)
+    nanos = wrapping(nanos_of_day, 64)
+    whole_micros = java_div(nanos, 1000)
+    micros = wrapping(days * 86_400_000_000 + whole_micros, 64)
+    return micros * 1000 + (nanos - 1000 * whole_micros)
 
 
 # ---------------------------------------------------------------------------------------
@@ -383,37 +450,50 @@ def walk(array, leaves, leaf_values):
 
 
 class Refused(Exception):
-    """pyarrow cannot read the file; the message is what it said."""
+    """The reader cannot read the file; the message is what it said."""
 
 
-def read_rows(path):
-    """The rows of the Parquet file at `path`, as JSON values. Raises Refused when pyarrow
-    cannot read the file; any other exception is a fault of this script."""
+def read_rows(path, reader="pyarrow"):
+    """The rows of the Parquet file at `path`, as JSON values, read by `reader` ("pyarrow" or
+    "duckdb"). Raises Refused when the reader cannot read the file; any other exception is a
+    fault of this script."""
     try:
         parquet = pq.ParquetFile(
             path, coerce_int96_timestamp_unit="ns", page_checksum_verification=True
         )
         schema = parquet.schema
-        table = parquet.read()
-        # INT96 again, in seconds: what int96_counts needs to undo the wrapping.
-        in_seconds = None
-        if any(schema.column(i).physical_type == "INT96" for i in range(len(schema))):
-            in_seconds = pq.ParquetFile(
-                path, coerce_int96_timestamp_unit="s", page_checksum_verification=True
-            ).read()
     except Exception as error:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ...
-        raise Refused(error_text(error)) from error
-
+        footer = "the schema, by pyarrow: " if reader == "duckdb" else ""
+        raise Refused(footer + error_text(error)) from error
     leaves = [Leaf(schema.column(i)) for i in range(len(schema))]
-    if in_seconds is not None:
-
-        def keep_seconds(leaf, array):
-            leaf.seconds = array
-            return [None] * len(array)
-
-        order = iter(leaves)
-        for column in in_seconds.columns:
-            walk(column.combine_chunks(), order, keep_seconds)
+    if reader == "duckdb":
+        table = duckdb_table(path)
+        for leaf in leaves:
+            leaf.by_duckdb = True
+    else:
+        try:
+            table = parquet.read()
+            # INT96 again, in seconds: what int96_counts needs to undo the wrapping.
+            in_seconds = None
+            if any(leaf.kind == "int96" for leaf in leaves):
+                in_seconds = pq.ParquetFile(
+                    path, coerce_int96_timestamp_unit="s", page_checksum_verification=True
+                ).read()
+        except Exception as error:  # noqa: BLE001 - pyarrow raises OSError, ArrowInvalid, ...
+            raise Refused(error_text(error)) from error
+        if in_seconds is not None:
+            keep(in_seconds, leaves, "seconds")
+            if any(
+                leaf.kind == "int96" and 0 in integer_counts(leaf.seconds)[0] for leaf in leaves
+            ):
+                # Some read as the epoch, maybe a Julian day 0: see int96_counts.
+                try:
+                    keep(duckdb_table(path), leaves, "duckdb")
+                except Refused as refused:
+                    raise Refused(
+                        "an INT96 reads as the epoch, maybe a Julian day 0 (which pyarrow reads "
+                        f"so), and DuckDB cannot read the file to tell: {refused}"
+                    ) from refused
 
     order = iter(leaves)
     columns = [walk(column.combine_chunks(), order, Leaf.values) for column in table.columns]
@@ -422,6 +502,31 @@ def read_rows(path):
         raise ValueError(f"{len(rest)} Parquet leaves not matched by the Arrow schema")
     names = table.column_names
     return [Object(zip(names, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
+def keep(table, leaves, attribute):
+    """Sets `attribute` of each leaf to its array in `table` (another read of the file)."""
+
+    def store(leaf, array):
+        setattr(leaf, attribute, array)
+        return [None] * len(array)
+
+    order = iter(leaves)
+    for column in table.columns:
+        walk(column.combine_chunks(), order, store)
+
+
+def duckdb_table(path):
+    """The file as DuckDB's read_parquet reads it, as an Arrow table. Raises Refused when
+    DuckDB cannot read it."""
+    try:
+        con = duckdb.connect()
+        con.execute("SET threads = 1")  # rows in the file's order
+        con.execute("SET TimeZone = 'UTC'")
+        query = "SELECT * FROM read_parquet(?, hive_partitioning = false)"
+        return con.sql(query, params=[path]).to_arrow_table()
+    except duckdb.Error as error:
+        raise Refused(f"DuckDB: {error_text(error)}") from error
 
 
 def encrypted_testing_rows():
@@ -438,10 +543,7 @@ def encrypted_testing_rows():
                     ("boolean_field", i % 2 == 0),
                     ("int32_field", time_text(i, "ms")),
                     ("int64_field", [2 * i * 10**12, (2 * i + 1) * 10**12]),
-                    (
-                        "int96_field",
-                        timestamp_text((julian_day - 2440588) * 86400 * 10**9 + nanos, "ns", False),
-                    ),
+                    ("int96_field", timestamp_text(int96_spark(julian_day, nanos), "ns", False)),
                     ("float_field", float_json(np.float32(i) * np.float32(1.1), 32)),
                     ("double_field", float_json(i * 1.1111111, 64)),
                     ("ba_field", base64_text(b"parquet%03d" % i) if i % 2 == 0 else None),
@@ -462,6 +564,9 @@ def main(args):
         for row in encrypted_testing_rows():
             print(dumps(row))
         return 0
+    reader = "pyarrow"
+    if args[:1] == ["--duckdb"]:
+        reader, args = "duckdb", args[1:]
     if len(args) >= 2 and args[0] == "--out":
         out = args[1]
         os.makedirs(out, exist_ok=True)
@@ -471,7 +576,7 @@ def main(args):
                 if os.path.exists(base + stale):
                     os.remove(base + stale)
             try:
-                text = "".join(dumps(row) + "\n" for row in read_rows(path))
+                text = "".join(dumps(row) + "\n" for row in read_rows(path, reader))
                 suffix = ".jsonl"
             except Refused as refused:
                 text, suffix = f"{refused}\n", ".error"
@@ -482,7 +587,7 @@ def main(args):
         return 0
     if len(args) == 1:
         try:
-            rows = read_rows(args[0])
+            rows = read_rows(args[0], reader)
         except Refused as refused:
             print(f"rows.py: {args[0]}: {refused}", file=sys.stderr)
             return 1

@@ -2,8 +2,9 @@
 //! (`xtask/python/fixtures.py`, into `<target>/interop/fixtures`), read by
 //! `pqkit cat --format jsonl` and compared row by row with pyarrow's rows, as `conformance`
 //! compares the corpus. The encrypted fixtures (listed with their keys in the fixtures'
-//! `encrypted.json`) are compared with the rows of their plaintext twins. The fixtures are
-//! made again only when the script or the pinned versions change.
+//! `encrypted.json`) are compared with the rows of their plaintext twins. The fixtures that
+//! pyarrow refuses are listed in [`EXPECTED_REFUSALS`], with what is expected of them
+//! instead. The fixtures are made again only when the script or the pinned versions change.
 
 use crate::python::{Python, read};
 use crate::rows::{self, Pqkit, Reference, Tally};
@@ -12,6 +13,70 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// What is expected of a fixture that pyarrow refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Expected {
+    /// pqkit prints the rows that `DuckDB`'s `read_parquet` reads (`rows.py --duckdb`).
+    DuckDbRows,
+}
+
+/// A fixture that pyarrow refuses: why, a part of what pyarrow says (so that a refusal
+/// for another reason is not taken for this one), and what is expected of pqkit instead.
+struct Refusal {
+    file: &'static str,
+    why: &'static str,
+    pyarrow_says: &'static str,
+    expected: Expected,
+}
+
+const DELTA_33_BITS: &str = "DuckDB's PARQUET_VERSION V2 computes the DELTA_BINARY_PACKED \
+     deltas of INT32 in 64 bits: the extremes side by side give a minimum delta of \
+     -(2^32 - 1) and 33-bit miniblocks, where the spec wraps deltas in 32 bits; pyarrow \
+     reads the minimum delta as a 32-bit zigzag varint and stops";
+const NULL_ARRAYS: &str = "DuckDB writes a NULL fixed-size array of n values as n level \
+     entries, n - 1 of them continuing a list that is not there (rep 0, 1, 1 and def 0, 0, 0 \
+     for a NULL INTEGER[3]); pyarrow counts them as list values";
+
+/// The fixtures that pyarrow refuses. A refusal not listed here, one that says something
+/// else, or a listed fixture that pyarrow reads, fails the run: each is news.
+const EXPECTED_REFUSALS: &[Refusal] = &[
+    Refusal {
+        file: "duckdb-int32-full-range-v2.parquet",
+        why: DELTA_33_BITS,
+        pyarrow_says: "InitBlock EOF",
+        expected: Expected::DuckDbRows,
+    },
+    Refusal {
+        file: "duckdb-null-arrays-v1.parquet",
+        why: NULL_ARRAYS,
+        pyarrow_says: "larger than values array",
+        expected: Expected::DuckDbRows,
+    },
+    Refusal {
+        file: "duckdb-null-arrays-v2.parquet",
+        why: NULL_ARRAYS,
+        pyarrow_says: "larger than values array",
+        expected: Expected::DuckDbRows,
+    },
+    Refusal {
+        file: "duckdb-null-arrays-nested-v1.parquet",
+        why: NULL_ARRAYS,
+        pyarrow_says: "larger than values array",
+        expected: Expected::DuckDbRows,
+    },
+    Refusal {
+        file: "duckdb-null-arrays-nested-v2.parquet",
+        why: NULL_ARRAYS,
+        pyarrow_says: "larger than values array",
+        expected: Expected::DuckDbRows,
+    },
+];
+
+/// The listed refusal of the fixture `name`, if any.
+fn refusal(name: &str) -> Option<&'static Refusal> {
+    EXPECTED_REFUSALS.iter().find(|r| r.file == name)
+}
 
 /// An encrypted fixture: the options that decrypt it, and the plaintext file of its rows.
 struct Encrypted {
@@ -28,14 +93,12 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     let fixtures = dir.join("fixtures");
     generate(&root, &python, &dir, &fixtures)?;
 
+    let all = rows::list(&fixtures, &[".parquet"])?;
     let selected = |path: &PathBuf| {
         let name = rows::file_name(path);
         filters.is_empty() || filters.iter().any(|f| name.contains(f))
     };
-    let plain: Vec<PathBuf> = rows::list(&fixtures, &[".parquet"])?
-        .into_iter()
-        .filter(selected)
-        .collect();
+    let plain: Vec<PathBuf> = all.iter().filter(|p| selected(p)).cloned().collect();
     let encrypted: Vec<Encrypted> = encrypted(&fixtures)?
         .into_iter()
         .filter(|e| selected(&e.file))
@@ -44,19 +107,41 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
         return Err(format!("no fixture matches {}", filters.join(" ")));
     }
 
-    // One run of rows.py for the selected files and the twins of the encrypted ones.
+    // One run of rows.py for the selected files and the twins of the encrypted ones, and
+    // one with DuckDB for those of them that pyarrow refuses as EXPECTED_REFUSALS says.
     let mut needed = plain.clone();
     needed.extend(encrypted.iter().map(|e| e.reference.clone()));
     needed.sort();
     needed.dedup();
-    let references: BTreeMap<PathBuf, Reference> = needed
+    let by_pyarrow: BTreeMap<PathBuf, Reference> = needed
         .iter()
         .cloned()
         .zip(rows::references(&python, &needed, &dir.join("reference"))?)
         .collect();
+    let refused: Vec<PathBuf> = by_pyarrow
+        .iter()
+        .filter(|(file, reference)| {
+            matches!(reference, Reference::Refused(_))
+                && refusal(&rows::file_name(file))
+                    .is_some_and(|r| r.expected == Expected::DuckDbRows)
+        })
+        .map(|(file, _)| file.clone())
+        .collect();
+    let by_duckdb: BTreeMap<PathBuf, Reference> = refused
+        .iter()
+        .cloned()
+        .zip(rows::duckdb_references(
+            &python,
+            &refused,
+            &dir.join("reference-duckdb"),
+        )?)
+        .collect();
     let pqkit = Pqkit::locate(&root, &target)?;
 
     let mut tally = Tally::default();
+    if filters.is_empty() {
+        check_listed(&mut tally, &all);
+    }
     let checks = plain.iter().map(|file| (file, &[][..], file)).chain(
         encrypted
             .iter()
@@ -64,20 +149,77 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     );
     for (file, args, reference) in checks {
         let name = rows::file_name(file);
-        match &references[reference] {
-            Reference::Rows(expected) => {
-                tally.record(&name, rows::check(&pqkit, file, args, expected));
-            }
-            Reference::Fault(last) => tally.fail(&name, &format!("rows.py failed: {last}")),
-            Reference::Refused(said) => {
-                tally.fail(
+        let twin = rows::file_name(reference);
+        match expected_rows(&twin, &by_pyarrow[reference], by_duckdb.get(reference)) {
+            Ok((expected, None)) => tally.record(&name, rows::check(&pqkit, file, args, expected)),
+            Ok((expected, Some(why))) => match rows::check(&pqkit, file, args, expected) {
+                Ok(count) => tally.pass(
                     &name,
-                    &format!("pyarrow cannot read {}: {said}", rows::file_name(reference)),
-                );
-            }
+                    &format!("{count} rows, as DuckDB reads it; pyarrow refuses it, as listed"),
+                ),
+                Err(reason) => tally.fail(
+                    &name,
+                    &format!(
+                        "{reason}\n      (rows as DuckDB reads it; pyarrow refuses it: {why})"
+                    ),
+                ),
+            },
+            Err(reason) if twin == name => tally.fail(&name, &reason),
+            Err(reason) => tally.fail(&name, &format!("its twin {twin}: {reason}")),
         }
     }
     tally.finish("interop", "")
+}
+
+/// The rows that pqkit must print for the fixture `name`: pyarrow's, or when pyarrow
+/// refuses it as [`EXPECTED_REFUSALS`] says, `DuckDB`'s with the reason of the refusal;
+/// or why there are none.
+fn expected_rows<'a>(
+    name: &str,
+    pyarrow: &'a Reference,
+    duckdb: Option<&'a Reference>,
+) -> Result<(&'a str, Option<&'static str>), String> {
+    match (pyarrow, refusal(name)) {
+        (Reference::Fault(last), _) => Err(format!("rows.py failed: {last}")),
+        (Reference::Rows(rows), None) => Ok((rows, None)),
+        (Reference::Rows(rows), Some(_)) => Err(format!(
+            "pyarrow now reads it ({} rows): take it off EXPECTED_REFUSALS",
+            rows.lines().count()
+        )),
+        (Reference::Refused(said), None) => Err(format!(
+            "pyarrow refuses it, and EXPECTED_REFUSALS does not list it: {said}"
+        )),
+        (Reference::Refused(said), Some(refusal)) if !said.contains(refusal.pyarrow_says) => {
+            Err(format!(
+                "pyarrow refuses it without saying {:?}, as EXPECTED_REFUSALS expects: {said}",
+                refusal.pyarrow_says
+            ))
+        }
+        (Reference::Refused(_), Some(refusal)) => match (refusal.expected, duckdb) {
+            (Expected::DuckDbRows, Some(Reference::Rows(rows))) => Ok((rows, Some(refusal.why))),
+            (Expected::DuckDbRows, Some(Reference::Refused(said))) => {
+                Err(format!("pyarrow and DuckDB both refuse it: {said}"))
+            }
+            (Expected::DuckDbRows, Some(Reference::Fault(last))) => {
+                Err(format!("rows.py --duckdb failed: {last}"))
+            }
+            (Expected::DuckDbRows, None) => Err("DuckDB's rows were not made".to_owned()),
+        },
+    }
+}
+
+/// Fails each name of [`EXPECTED_REFUSALS`] that is not a fixture: a stale entry would
+/// otherwise never be looked at.
+fn check_listed(tally: &mut Tally, fixtures: &[PathBuf]) {
+    let names: Vec<String> = fixtures.iter().map(|p| rows::file_name(p)).collect();
+    for refusal in EXPECTED_REFUSALS {
+        if !names.iter().any(|n| n == refusal.file) {
+            tally.fail(
+                refusal.file,
+                "listed in EXPECTED_REFUSALS, but fixtures.py does not write it",
+            );
+        }
+    }
 }
 
 /// Writes the fixtures unless the stamp says that the same script and versions wrote them.
@@ -135,4 +277,83 @@ fn encrypted(fixtures: &Path) -> Result<Vec<Encrypted>, String> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &str) -> Reference {
+        Reference::Rows(text.to_owned())
+    }
+
+    fn refused(said: &str) -> Reference {
+        Reference::Refused(said.to_owned())
+    }
+
+    #[test]
+    fn listed_refusals_are_distinct_fixtures() {
+        for (i, refusal) in EXPECTED_REFUSALS.iter().enumerate() {
+            assert!(refusal.file.ends_with(".parquet"), "{}", refusal.file);
+            assert!(!refusal.pyarrow_says.is_empty() && !refusal.why.is_empty());
+            assert!(
+                EXPECTED_REFUSALS[..i]
+                    .iter()
+                    .all(|r| r.file != refusal.file),
+                "{} listed twice",
+                refusal.file
+            );
+        }
+    }
+
+    #[test]
+    fn pyarrow_rows_unless_listed() {
+        let pyarrow = rows("{\"a\":1}\n");
+        assert_eq!(
+            expected_rows("x.parquet", &pyarrow, None),
+            Ok(("{\"a\":1}\n", None))
+        );
+        let err = expected_rows("x.parquet", &refused("OSError: no"), None).unwrap_err();
+        assert!(err.contains("EXPECTED_REFUSALS does not list it"), "{err}");
+        let err = expected_rows("x.parquet", &Reference::Fault("E".to_owned()), None).unwrap_err();
+        assert_eq!(err, "rows.py failed: E");
+    }
+
+    #[test]
+    fn listed_refusals_take_duckdb_rows() {
+        let listed = &EXPECTED_REFUSALS[0];
+        let said = format!("OSError: {}", listed.pyarrow_says);
+        let duckdb = rows("{\"a\":2}\n");
+        assert_eq!(
+            expected_rows(listed.file, &refused(&said), Some(&duckdb)),
+            Ok(("{\"a\":2}\n", Some(listed.why)))
+        );
+        // A stale entry: pyarrow reads the file now.
+        let err = expected_rows(listed.file, &rows("{}\n"), Some(&duckdb)).unwrap_err();
+        assert!(err.contains("take it off EXPECTED_REFUSALS"), "{err}");
+        // Refused for another reason than the listed one.
+        let err = expected_rows(listed.file, &refused("other"), Some(&duckdb)).unwrap_err();
+        assert!(err.contains("without saying"), "{err}");
+        // DuckDB refuses it too, or its rows could not be mapped.
+        let err = expected_rows(listed.file, &refused(&said), Some(&refused("E"))).unwrap_err();
+        assert!(err.contains("both refuse"), "{err}");
+        let fault = Reference::Fault("F".to_owned());
+        let err = expected_rows(listed.file, &refused(&said), Some(&fault)).unwrap_err();
+        assert!(err.contains("--duckdb failed: F"), "{err}");
+    }
+
+    #[test]
+    fn stale_list_entries_fail() {
+        let all: Vec<PathBuf> = EXPECTED_REFUSALS
+            .iter()
+            .map(|r| PathBuf::from(r.file))
+            .collect();
+        let mut tally = Tally::default();
+        check_listed(&mut tally, &all);
+        assert!(tally.finish("all listed", "").is_ok());
+        let mut tally = Tally::default();
+        check_listed(&mut tally, &all[1..]);
+        let err = tally.finish("one missing", "").unwrap_err();
+        assert!(err.ends_with(EXPECTED_REFUSALS[0].file), "{err}");
+    }
 }

@@ -1,6 +1,7 @@
 //! What `conformance` and `interop` share: the reference rows that `xtask/python/rows.py`
-//! makes with pyarrow, running `pqkit cat --format jsonl`, comparing the two row by row,
-//! and the tally of files that passed and failed.
+//! makes with pyarrow (or `DuckDB`, for files that pyarrow refuses), running
+//! `pqkit cat --format jsonl`, comparing the two row by row, and the tally of files that
+//! passed and failed.
 
 use crate::python::{Python, read};
 use crate::{cargo, run};
@@ -13,28 +14,52 @@ use std::time::{Duration, Instant};
 /// How long one `pqkit cat` may take before it counts as hanging.
 const PQKIT_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// What pyarrow made of a file.
+/// What the reader (pyarrow, or `DuckDB`) made of a file.
 pub(crate) enum Reference {
     /// The rows, as JSONL by the rows contract.
     Rows(String),
-    /// pyarrow refused the file: what it said.
+    /// The reader refused the file: what it said.
     Refused(String),
-    /// `rows.py` failed to map what pyarrow read (a bug of the script): the last line of
-    /// its traceback.
+    /// `rows.py` failed to map what the reader read (a bug of the script, or a value the
+    /// reader cannot give exactly): the last line of its traceback.
     Fault(String),
 }
 
-/// The references of `files`, in their order, written by one run of `rows.py` into `out`
-/// (`<name>.jsonl`, `.error` or `.fault`; the files' names must differ).
+/// The references of `files` by pyarrow, in their order, written by one run of `rows.py`
+/// into `out` (`<name>.jsonl`, `.error` or `.fault`; the files' names must differ).
 pub(crate) fn references(
     python: &Python,
+    files: &[PathBuf],
+    out: &Path,
+) -> Result<Vec<Reference>, String> {
+    references_by(python, &[], files, out)
+}
+
+/// The references of `files` by `DuckDB`'s `read_parquet` (`rows.py --duckdb`), as
+/// [`references`] writes pyarrow's.
+pub(crate) fn duckdb_references(
+    python: &Python,
+    files: &[PathBuf],
+    out: &Path,
+) -> Result<Vec<Reference>, String> {
+    references_by(python, &["--duckdb"], files, out)
+}
+
+fn references_by(
+    python: &Python,
+    reader: &[&str],
     files: &[PathBuf],
     out: &Path,
 ) -> Result<Vec<Reference>, String> {
     if files.is_empty() {
         return Ok(Vec::new());
     }
-    run(python.script("rows.py").arg("--out").arg(out).args(files))?;
+    run(python
+        .script("rows.py")
+        .args(reader)
+        .arg("--out")
+        .arg(out)
+        .args(files))?;
     files
         .iter()
         .map(|file| {
