@@ -204,6 +204,17 @@ pub enum ErrorKind {
         /// What is wrong with it.
         what: &'static str,
     },
+    /// Schema text in the message-type syntax that does not parse
+    /// ([`Schema::parse`](crate::Schema::parse)).
+    #[error("schema text, line {line}, column {column}: expected {expected}")]
+    Syntax {
+        /// The line, from 1.
+        line: usize,
+        /// The column, in characters from 1.
+        column: usize,
+        /// What was expected there.
+        expected: &'static str,
+    },
 }
 
 impl ErrorKind {
@@ -216,6 +227,7 @@ impl ErrorKind {
                 | Self::NoSuchColumn { .. }
                 | Self::UnknownPath { .. }
                 | Self::MissingKey { .. }
+                | Self::Syntax { .. }
         )
     }
 }

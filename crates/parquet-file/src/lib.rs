@@ -35,6 +35,15 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Schemas
+//!
+//! A file's [`Schema`] is a tree of [`Node`]s with a [`ColumnDescriptor`] per leaf. One
+//! can also be built in code from [`SchemaField`]s ([`Schema::try_new`], with
+//! [`SchemaField::list`] and [`SchemaField::map`] for the shapes parquet-format requires
+//! of writers), or parsed from the message-type text that its `Display` prints
+//! ([`Schema::parse`]); both are checked as a writer must be (every annotation fits its
+//! field, LIST and MAP groups have their shape, converted types agree with logical ones).
+//!
 //! # Skipping
 //!
 //! A [`Predicate`] skips row groups by their statistics and Bloom filters
@@ -109,7 +118,7 @@ pub use read::{Disagreement, FileReader, Projection, ReadOptions, RowIter, Verif
 pub use record::Row;
 pub use schema::{
     ColumnDescriptor, ConvertedType, EdgeInterpolation, LogicalType, Node, NodeKind, Repetition,
-    Schema, TimeUnit,
+    Schema, SchemaField, TimeUnit,
 };
 pub use value::{ColumnValues, Field};
 

@@ -4,7 +4,7 @@ use std::fmt;
 
 use parquet_core::PhysicalType;
 
-use super::{EdgeInterpolation, LogicalType, Node, NodeKind, Repetition, Schema};
+use super::{ConvertedType, EdgeInterpolation, LogicalType, Node, NodeKind, Repetition, Schema};
 
 impl fmt::Display for LogicalType {
     /// The annotation as the message-type syntax writes it: `STRING`, `DECIMAL(9,2)`,
@@ -39,6 +39,10 @@ impl fmt::Display for LogicalType {
                 crs: None,
                 algorithm: None,
             } => f.write_str("GEOGRAPHY"),
+            Self::Geography {
+                crs: Some(crs),
+                algorithm: None,
+            } => write!(f, "GEOGRAPHY({crs})"),
             Self::Geography { crs, algorithm } => write!(
                 f,
                 "GEOGRAPHY({},{})",
@@ -55,6 +59,8 @@ impl fmt::Display for LogicalType {
 fn annotation(node: &Node) -> String {
     match (&node.logical_type, node.converted_type) {
         (LogicalType::None, _) => String::new(),
+        // The legacy mark of a map's repeated group, which the reader takes as a MAP.
+        (_, Some(ConvertedType::MapKeyValue)) => " (MAP_KEY_VALUE)".to_owned(),
         // An annotation this reader does not know: the converted type, when written.
         (LogicalType::Other, Some(converted)) => format!(" ({})", converted.name()),
         (logical, _) => format!(" ({logical})"),

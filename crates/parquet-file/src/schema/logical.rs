@@ -339,7 +339,11 @@ impl LogicalType {
                     }
             }
             Self::Timestamp { .. } => physical == P::Int64,
-            Self::Integer { bits, .. } => physical == if *bits == 64 { P::Int64 } else { P::Int32 },
+            Self::Integer { bits, .. } => match bits {
+                8 | 16 | 32 => physical == P::Int32,
+                64 => physical == P::Int64,
+                _ => false,
+            },
             Self::List | Self::Map | Self::Variant { .. } => false,
         }
     }
@@ -435,6 +439,15 @@ macro_rules! converted_types {
                     $(Self::$variant => thrift::ConvertedType::$thrift,)*
                     Self::Unknown(n) => thrift::ConvertedType(n),
                 }
+            }
+
+            /// The type named `name` as parquet.thrift spells it (`UTF8`,
+            /// `TIMESTAMP_MILLIS`), in any case.
+            pub fn from_name(name: &str) -> Option<Self> {
+                $(if name.eq_ignore_ascii_case(stringify!($thrift)) {
+                    return Some(Self::$variant);
+                })*
+                None
             }
 
             /// The type's name as parquet.thrift spells it (`UTF8`, `TIMESTAMP_MILLIS`).

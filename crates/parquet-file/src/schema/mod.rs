@@ -1,8 +1,10 @@
 //! The schema tree, rebuilt from the footer's flat, depth-first list of schema elements
 //! (and written back to one), with each leaf column's path, levels and logical type.
 
+mod build;
 mod display;
 mod logical;
+mod parse;
 
 use std::borrow::Cow;
 
@@ -14,6 +16,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 use crate::path::ColumnPath;
 
+pub use build::SchemaField;
 pub use logical::{ConvertedType, EdgeInterpolation, LogicalType, TimeUnit};
 
 /// How often a field occurs in its parent.
@@ -366,7 +369,12 @@ impl Schema {
                     scale,
                     precision,
                     field_id: node.field_id,
-                    logical_type: node.logical_type.to_thrift(),
+                    // MAP_KEY_VALUE stands for no logical type: the reader's MAP is its own.
+                    logical_type: if node.converted_type == Some(ConvertedType::MapKeyValue) {
+                        None
+                    } else {
+                        node.logical_type.to_thrift()
+                    },
                 }
             })
             .collect()
