@@ -1,6 +1,6 @@
-//! The regressions of this crate's fuzz target, replayed: every input committed under
-//! `fuzz/regressions/file_reader/` runs through the target's own body
-//! (`fuzz/bodies/file_reader.rs`). `cargo xtask fuzz` copies there whatever input makes
+//! The regressions of this crate's fuzz targets, replayed: every input committed under
+//! `fuzz/regressions/<target>/` runs through the target's own body
+//! (`fuzz/bodies/<target>.rs`). `cargo xtask fuzz` copies there whatever input makes
 //! the target fail.
 
 #[path = "../../../fuzz/replay.rs"]
@@ -9,7 +9,15 @@ pub mod replay;
 #[path = "../../../fuzz/bodies/file_reader.rs"]
 pub mod file_reader;
 
+#[path = "../../../fuzz/bodies/schema_parse.rs"]
+pub mod schema_parse;
+
 #[test]
 fn file_reader() {
     replay::replay("file_reader", file_reader::run);
+}
+
+#[test]
+fn schema_parse() {
+    replay::replay("schema_parse", schema_parse::run);
 }
