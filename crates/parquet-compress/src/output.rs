@@ -80,11 +80,10 @@ impl Sink for [u8] {
     }
 }
 
-/// Output appended to a `Vec<u8>`, of at most `limit` bytes: zeroed room after the
-/// bytes the `Vec` held, which doubles (up to the limit) each time a decoder has filled
-/// it. The caller cuts the `Vec` back to what was written, or to where it started on
-/// error.
-// A build without the streaming codecs makes one and never grows it.
+pub(crate) use growing::Growing;
+
+/// [`Growing`], in a module of its own so that one attribute says it: a build without the
+/// streaming codecs makes one and never grows it.
 #[cfg_attr(
     not(any(
         feature = "gzip",
@@ -95,76 +94,80 @@ impl Sink for [u8] {
     )),
     allow(dead_code)
 )]
-pub(crate) struct Growing<'a> {
-    vec: &'a mut Vec<u8>,
-    start: usize,
-    limit: usize,
-}
-
-#[cfg_attr(
-    not(any(
-        feature = "gzip",
-        feature = "deflate",
-        feature = "brotli",
-        feature = "zstd",
-        feature = "ruzstd"
-    )),
-    allow(dead_code)
-)]
-impl<'a> Growing<'a> {
-    /// Output appended to `vec`, of at most `limit` bytes, starting with `first` bytes of
-    /// room (or `limit`, if less).
-    pub(crate) fn new(vec: &'a mut Vec<u8>, limit: usize, first: usize) -> Result<Self> {
-        let start = vec.len();
-        grow(vec, first.min(limit))?;
-        Ok(Self { vec, start, limit })
-    }
-
-    /// Bytes of room, counted from the start of the output.
-    fn len(&self) -> usize {
-        self.vec.len() - self.start
-    }
-
-    /// Doubles the room, up to the limit; `false` when it is at the limit already.
+mod growing {
     #[cfg(any(feature = "gzip", feature = "deflate", feature = "brotli"))]
-    pub(crate) fn double(&mut self) -> Result<bool> {
-        self.multiply(2)
+    use core::ops::Range;
+
+    #[cfg(any(feature = "gzip", feature = "deflate", feature = "brotli"))]
+    use super::Sink;
+    use super::grow;
+    use crate::error::Result;
+
+    /// Output appended to a `Vec<u8>`, of at most `limit` bytes: zeroed room after the
+    /// bytes the `Vec` held, which doubles (up to the limit) each time a decoder has filled
+    /// it. The caller cuts the `Vec` back to what was written, or to where it started on
+    /// error.
+    pub(crate) struct Growing<'a> {
+        vec: &'a mut Vec<u8>,
+        start: usize,
+        limit: usize,
     }
 
-    /// Multiplies the room by `factor`, up to the limit; `false` when it is at the limit
-    /// already.
-    pub(crate) fn multiply(&mut self, factor: usize) -> Result<bool> {
-        let len = self.len();
-        if len >= self.limit {
-            return Ok(false);
+    impl<'a> Growing<'a> {
+        /// Output appended to `vec`, of at most `limit` bytes, starting with `first` bytes of
+        /// room (or `limit`, if less).
+        pub(crate) fn new(vec: &'a mut Vec<u8>, limit: usize, first: usize) -> Result<Self> {
+            let start = vec.len();
+            grow(vec, first.min(limit))?;
+            Ok(Self { vec, start, limit })
         }
-        let target = len.saturating_mul(factor).max(64 << 10).min(self.limit);
-        grow(self.vec, target - len)?;
-        Ok(true)
-    }
 
-    /// All of the room, from the start of the output.
-    #[cfg(any(feature = "zstd", feature = "ruzstd"))]
-    pub(crate) fn all(&mut self) -> &mut [u8] {
-        self.vec.get_mut(self.start..).unwrap_or_default()
-    }
-}
-
-#[cfg(any(feature = "gzip", feature = "deflate", feature = "brotli"))]
-impl Sink for Growing<'_> {
-    fn limit(&self) -> usize {
-        self.limit
-    }
-
-    fn room(&mut self, written: usize) -> Result<&mut [u8]> {
-        if written >= self.len() {
-            self.double()?;
+        /// Bytes of room, counted from the start of the output.
+        fn len(&self) -> usize {
+            self.vec.len() - self.start
         }
-        Ok(self.vec.get_mut(self.start + written..).unwrap_or_default())
+
+        /// Doubles the room, up to the limit; `false` when it is at the limit already.
+        #[cfg(any(feature = "gzip", feature = "deflate", feature = "brotli"))]
+        pub(crate) fn double(&mut self) -> Result<bool> {
+            self.multiply(2)
+        }
+
+        /// Multiplies the room by `factor`, up to the limit; `false` when it is at the limit
+        /// already.
+        pub(crate) fn multiply(&mut self, factor: usize) -> Result<bool> {
+            let len = self.len();
+            if len >= self.limit {
+                return Ok(false);
+            }
+            let target = len.saturating_mul(factor).max(64 << 10).min(self.limit);
+            grow(self.vec, target - len)?;
+            Ok(true)
+        }
+
+        /// All of the room, from the start of the output.
+        #[cfg(any(feature = "zstd", feature = "ruzstd"))]
+        pub(crate) fn all(&mut self) -> &mut [u8] {
+            self.vec.get_mut(self.start..).unwrap_or_default()
+        }
     }
 
-    fn written(&self, range: Range<usize>) -> &[u8] {
-        let range = self.start + range.start..self.start + range.end;
-        self.vec.get(range).unwrap_or_default()
+    #[cfg(any(feature = "gzip", feature = "deflate", feature = "brotli"))]
+    impl Sink for Growing<'_> {
+        fn limit(&self) -> usize {
+            self.limit
+        }
+
+        fn room(&mut self, written: usize) -> Result<&mut [u8]> {
+            if written >= self.len() {
+                self.double()?;
+            }
+            Ok(self.vec.get_mut(self.start + written..).unwrap_or_default())
+        }
+
+        fn written(&self, range: Range<usize>) -> &[u8] {
+            let range = self.start + range.start..self.start + range.end;
+            self.vec.get(range).unwrap_or_default()
+        }
     }
 }
