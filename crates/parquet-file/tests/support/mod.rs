@@ -214,26 +214,36 @@ impl File {
                 for page in &chunk.pages {
                     let offset = out.len() as i64;
                     let mut header = page.header.clone();
-                    let body = match &cipher {
-                        None => page.body.clone(),
-                        Some(cipher) => {
-                            let module = if page.is_data() {
-                                Module::DataPage {
-                                    row_group: g,
-                                    column: c,
-                                    page: data_pages,
-                                }
-                            } else {
-                                Module::DictionaryPage {
-                                    row_group: g,
-                                    column: c,
-                                }
-                            };
-                            let mut encrypted = Vec::new();
-                            cipher.encrypt(module, &page.body, &mut encrypted).unwrap();
-                            encrypted
-                        }
+                    // The page's body or header, encrypted as its module when the column is.
+                    let seal = |of_header: bool, bytes: &[u8]| {
+                        let Some(cipher) = &cipher else {
+                            return bytes.to_vec();
+                        };
+                        let module = match (page.is_data(), of_header) {
+                            (true, false) => Module::DataPage {
+                                row_group: g,
+                                column: c,
+                                page: data_pages,
+                            },
+                            (true, true) => Module::DataPageHeader {
+                                row_group: g,
+                                column: c,
+                                page: data_pages,
+                            },
+                            (false, false) => Module::DictionaryPage {
+                                row_group: g,
+                                column: c,
+                            },
+                            (false, true) => Module::DictionaryPageHeader {
+                                row_group: g,
+                                column: c,
+                            },
+                        };
+                        let mut encrypted = Vec::new();
+                        cipher.encrypt(module, bytes, &mut encrypted).unwrap();
+                        encrypted
                     };
+                    let body = seal(false, &page.body);
                     // DuckDB's headers give the size before encryption.
                     let duckdb = self
                         .encryption
@@ -246,26 +256,7 @@ impl File {
                     }
                     let mut header_bytes = Vec::new();
                     header.write_to(&mut header_bytes).unwrap();
-                    if let Some(cipher) = &cipher {
-                        let module = if page.is_data() {
-                            Module::DataPageHeader {
-                                row_group: g,
-                                column: c,
-                                page: data_pages,
-                            }
-                        } else {
-                            Module::DictionaryPageHeader {
-                                row_group: g,
-                                column: c,
-                            }
-                        };
-                        let mut encrypted = Vec::new();
-                        cipher
-                            .encrypt(module, &header_bytes, &mut encrypted)
-                            .unwrap();
-                        header_bytes = encrypted;
-                    }
-                    out.extend_from_slice(&header_bytes);
+                    out.extend_from_slice(&seal(true, &header_bytes));
                     out.extend_from_slice(&body);
                     if page.is_data() {
                         data_page_offset.get_or_insert(offset);
