@@ -495,7 +495,8 @@ impl PageReader {
     }
 
     fn decompress(&mut self, body: &Bytes, uncompressed: usize) -> Result<Bytes> {
-        if self.info.codec == Codec::Uncompressed {
+        if self.info.codec == Codec::Uncompressed && body.len() == uncompressed {
+            // Without a copy; a size that disagrees is the decompressor's error below.
             return Ok(body.clone());
         }
         let mut out = Vec::new();
