@@ -230,16 +230,15 @@ impl Predicate {
             }
             Self::Not(_) => true,
             Self::IsNull { column, negated } => {
-                let Some(c) = reader.schema().column_index(column) else {
+                let Some(c) = unrepeated_leaf(reader, column)? else {
                     return Ok(true);
                 };
                 let Ok(Some(stats)) = reader.metadata().column_statistics(row_group, c) else {
                     return Ok(true);
                 };
-                let descriptor = reader.schema().column(c)?;
                 match (stats.null_count, negated) {
                     (Some(0), false) => false,
-                    (Some(nulls), true) if descriptor.max_rep_level == 0 => nulls < rows,
+                    (Some(nulls), true) => nulls < rows,
                     _ => true,
                 }
             }
@@ -248,12 +247,9 @@ impl Predicate {
                 op,
                 literal,
             } => {
-                let Some(c) = reader.schema().column_index(column) else {
+                let Some(c) = unrepeated_leaf(reader, column)? else {
                     return Ok(true);
                 };
-                if reader.schema().column(c)?.max_rep_level > 0 {
-                    return Ok(true);
-                }
                 let in_range = reader
                     .metadata()
                     .column_statistics(row_group, c)
@@ -329,13 +325,9 @@ fn pages_where<S: Source>(
 ) -> Result<RowSelection> {
     let rows = reader.metadata().row_group(row_group)?.num_rows();
     let all = RowSelection::all(rows);
-    let Some(column) = reader.schema().column_index(path) else {
+    let Some(column) = unrepeated_leaf(reader, path)? else {
         return Ok(all);
     };
-    // A page of a repeated column holds parts of records, not whole fields.
-    if reader.schema().column(column)?.max_rep_level > 0 {
-        return Ok(all);
-    }
     let Some(pages) = reader.column_index(row_group, column)? else {
         return Ok(all);
     };
@@ -504,4 +496,14 @@ impl Literal {
             _ => None,
         }
     }
+}
+
+/// The index of the leaf column at `path`, when it is one and not repeated: only then do
+/// a row's field and the column's statistics, pages and filters speak of the same values
+/// (a repeated leaf's hold parts of records, and a row reads no field through a list).
+fn unrepeated_leaf<S: Source>(reader: &FileReader<S>, path: &ColumnPath) -> Result<Option<usize>> {
+    let Some(c) = reader.schema().column_index(path) else {
+        return Ok(None);
+    };
+    Ok((reader.schema().column(c)?.max_rep_level == 0).then_some(c))
 }

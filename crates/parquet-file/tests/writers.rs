@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use bytes::Bytes;
 use parquet_file::{
     ColumnPath, DecryptionOptions, Disagreement, EdgeInterpolation, ErrorKind, Field, FileReader,
-    Key, LogicalType, ReadOptions, Row, TimeUnit,
+    Key, LogicalType, Predicate, ReadOptions, Row, TimeUnit,
 };
 use parquet_thrift as thrift;
 use support::{Chunk, Encryption, File, Page, group, leaf, levels, plain_i32, root};
@@ -78,6 +78,42 @@ fn avro_list_of_lists_is_a_list_of_lists() {
             &Field::List(vec![Field::List(vec![])]),
         ]
     );
+}
+
+#[test]
+fn null_counts_of_a_repeated_leaf_skip_no_row_group() {
+    // A list of required ints whose chunk counts no null element: its rows are still
+    // null (no list), empty, or without the path a row reads, so `IsNull` keeps the
+    // row group, as its rows match.
+    let mut a = group("a", Rep::OPTIONAL, 1);
+    a.converted_type = Some(ConvertedType::LIST);
+    let schema = vec![
+        root(1),
+        a,
+        group("list", Rep::REPEATED, 1),
+        leaf("element", Rep::REQUIRED, Type::INT32),
+    ];
+    // [1, 2], null, []
+    let page = Page::v1(
+        4,
+        Encoding::PLAIN,
+        body(&[0, 1, 0, 0], 1, &[2, 2, 0, 1], 2, &plain_i32(&[1, 2])),
+    );
+    let mut chunk = Chunk::new(Type::INT32, vec![page]);
+    chunk.statistics = Some(thrift::Statistics {
+        null_count: Some(0),
+        ..thrift::Statistics::default()
+    });
+    let file = File {
+        schema,
+        row_groups: vec![(3, vec![chunk])],
+        ..File::default()
+    };
+    let reader = FileReader::open(Bytes::from(file.write())).unwrap();
+    let is_null = Predicate::is_null(ColumnPath::from(["a", "list", "element"]));
+    assert!(is_null.might_match(&reader, 0).unwrap());
+    let rows: Vec<Row> = reader.rows().collect::<Result<_, _>>().unwrap();
+    assert!(rows.iter().all(|r| is_null.matches(r)));
 }
 
 #[test]

@@ -116,6 +116,8 @@ pub struct Chunk {
     pub crc: bool,
     /// Changes the true page locations before the offset index is written.
     pub offset_index_edit: Option<fn(&mut [thrift::PageLocation])>,
+    /// Statistics for its metadata.
+    pub statistics: Option<thrift::Statistics<'static>>,
     /// Geospatial statistics for its metadata.
     pub geospatial: Option<thrift::GeospatialStatistics>,
     /// The codec its metadata names (the pages are given as stored).
@@ -132,6 +134,7 @@ impl Chunk {
             column_index: None,
             crc: false,
             offset_index_edit: None,
+            statistics: None,
             geospatial: None,
             codec: thrift::CompressionCodec::UNCOMPRESSED,
         }
@@ -288,6 +291,7 @@ impl File {
                     total_compressed_size: out.len() as i64 - start,
                     data_page_offset: data_page_offset.unwrap_or(start),
                     dictionary_page_offset,
+                    statistics: chunk.statistics.clone(),
                     geospatial_statistics: chunk.geospatial.clone().map(Box::new),
                     ..thrift::ColumnMetaData::default()
                 };
