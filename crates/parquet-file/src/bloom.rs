@@ -45,15 +45,32 @@ pub(crate) fn read(source: &impl Source, at: &Location<'_>) -> Result<Sbbf> {
         #[allow(clippy::cast_possible_truncation)] // bounded by the file's length
         Ok(source.read_at(at, len as usize)?)
     };
-    let (header, bitset) = match at.cipher {
+    // What the header says, checked before the bitset is read.
+    let size = |header: &thrift::BloomFilterHeader| -> Result<usize> {
+        let known = matches!(header.algorithm, thrift::BloomFilterAlgorithm::Block(_))
+            && matches!(header.hash, thrift::BloomFilterHash::XxHash(_))
+            && matches!(
+                header.compression,
+                thrift::BloomFilterCompression::Uncompressed(_)
+            );
+        if !known {
+            return Err(Error::unsupported(
+                "Bloom filter algorithm, hash or compression",
+                None,
+            ));
+        }
+        Sbbf::validate_num_bytes(header.num_bytes.into()).decoding("Bloom filter size")
+    };
+    let (num_bytes, bitset) = match at.cipher {
         None => {
             let head = read(offset, MAX_HEADER)?;
             let (header, used) = thrift::BloomFilterHeader::read_from(&head)
                 .decoding("Bloom filter header")
                 .at_offset(offset)?;
-            // `read` stops at the end of the file's data; the size is checked below.
-            let len = u64::try_from(header.num_bytes).unwrap_or(0);
-            (header, read(offset + used as u64, len)?)
+            let num_bytes = size(&header)?;
+            // `read` stops at the end of the file's data: a shorter bitset is an error
+            // below.
+            (num_bytes, read(offset + used as u64, num_bytes as u64)?)
         }
         Some((cipher, row_group, column)) => {
             let module = |at: u64| -> Result<Bytes> {
@@ -81,6 +98,7 @@ pub(crate) fn read(source: &impl Source, at: &Location<'_>) -> Result<Sbbf> {
             let (header, _) = thrift::BloomFilterHeader::read_from(&plain)
                 .decoding("Bloom filter header")
                 .at_offset(offset)?;
+            let num_bytes = size(&header)?;
             let body = module(offset + head.len() as u64)?;
             let mut bitset = Vec::new();
             cipher
@@ -90,23 +108,9 @@ pub(crate) fn read(source: &impl Source, at: &Location<'_>) -> Result<Sbbf> {
                     &mut bitset,
                 )
                 .crypto("decrypting a Bloom filter bitset")?;
-            (header, bitset.into())
+            (num_bytes, bitset.into())
         }
     };
-    let known = matches!(header.algorithm, thrift::BloomFilterAlgorithm::Block(_))
-        && matches!(header.hash, thrift::BloomFilterHash::XxHash(_))
-        && matches!(
-            header.compression,
-            thrift::BloomFilterCompression::Uncompressed(_)
-        );
-    if !known {
-        return Err(Error::unsupported(
-            "Bloom filter algorithm, hash or compression",
-            None,
-        ));
-    }
-    let num_bytes =
-        Sbbf::validate_num_bytes(header.num_bytes.into()).decoding("Bloom filter size")?;
     if bitset.len() != num_bytes {
         return Err(Error::mismatch(
             "bytes of the Bloom filter's bitset",

@@ -473,7 +473,6 @@ impl Literal {
             .filter(|f| *f != 0.0 && !f.is_nan())
         };
         match (column.physical_type, self) {
-            (P::Boolean, Self::Bool(b)) => Some(vec![u8::from(*b)]),
             (P::Int32, Self::Int(i)) if integer => {
                 i32::try_from(*i).ok().map(|v| v.to_le_bytes().to_vec())
             }

@@ -612,7 +612,11 @@ pub(crate) fn bloom(
     let descriptor = schema.column(c)?;
     let bad = || Failure::Usage(format!("{value:?} is not a value of column {column}"));
     let literal = match descriptor.physical_type {
-        PhysicalType::Boolean => Literal::Bool(value.parse().map_err(|_| bad())?),
+        PhysicalType::Boolean => {
+            return Err(Failure::Usage(format!(
+                "column {column} is BOOLEAN, for which the format defines no Bloom filter"
+            )));
+        }
         PhysicalType::Int32 | PhysicalType::Int64 => {
             Literal::Int(value.parse().map_err(|_| bad())?)
         }
