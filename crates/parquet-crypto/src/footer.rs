@@ -16,7 +16,7 @@
 //! `FileMetaData` is the thrift crate's business; here are the cryptographic steps.
 
 use crate::aad::AadMode;
-use crate::cipher::{Backend, NONCE_LEN, TAG_LEN};
+use crate::cipher::{NONCE_LEN, TAG_LEN};
 use crate::{Algorithm, Error, Key, Module, ModuleCipher, ModuleType, Result};
 
 /// The length of a plaintext footer's signature: a 12-byte nonce and a 16-byte tag.
@@ -24,16 +24,6 @@ pub const FOOTER_SIGNATURE_LEN: usize = NONCE_LEN + TAG_LEN;
 
 fn footer_cipher(key: &Key, file_aad: &[u8]) -> ModuleCipher {
     ModuleCipher::new(key, Algorithm::AesGcmV1, file_aad)
-}
-
-fn cipher_without_aad(key: &Key) -> ModuleCipher {
-    ModuleCipher::with_aad_mode(
-        key,
-        Algorithm::AesGcmV1,
-        &[],
-        AadMode::Empty,
-        Backend::PREFERRED,
-    )
 }
 
 /// Appends the serialized `FileMetaData` in `footer`, encrypted as a footer module with a
@@ -67,7 +57,7 @@ pub fn decrypt_footer(key: &Key, file_aad: &[u8], module: &[u8]) -> Result<Vec<u
 ///
 /// As [`ModuleCipher::encrypt`].
 pub fn encrypt_footer_without_aad(key: &Key, footer: &[u8], out: &mut Vec<u8>) -> Result<()> {
-    cipher_without_aad(key).encrypt(Module::Footer, footer, out)
+    ModuleCipher::without_aad(key, Algorithm::AesGcmV1).encrypt(Module::Footer, footer, out)
 }
 
 /// Decrypts a footer module encrypted with no AAD at all ([`AadMode::Empty`]): what
@@ -79,7 +69,7 @@ pub fn encrypt_footer_without_aad(key: &Key, footer: &[u8], out: &mut Vec<u8>) -
 ///
 /// As [`decrypt_footer`].
 pub fn decrypt_footer_without_aad(key: &Key, module: &[u8]) -> Result<Vec<u8>> {
-    decrypt_footer_with(&cipher_without_aad(key), module)
+    decrypt_footer_with(&ModuleCipher::without_aad(key, Algorithm::AesGcmV1), module)
 }
 
 /// Decrypts the footer module with the specification's AAD ([`decrypt_footer`]) or,
