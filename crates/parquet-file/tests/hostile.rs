@@ -186,16 +186,7 @@ fn a_delta_block_of_2_to_the_31_values() {
     // INT64 DELTA_BINARY_PACKED: one block of 2^31 deltas in one miniblock of width 0.
     let mut page = Vec::new();
     for v in [1_u64 << 31, 1, CLAIM as u64, 10, 0] {
-        let mut v = v;
-        loop {
-            let byte = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                page.push(byte);
-                break;
-            }
-            page.push(byte | 0x80);
-        }
+        parquet_core::varint::encode_u64(v, &mut page);
     }
     page.push(0); // the miniblock's width
     let bytes = write(&File {
@@ -209,10 +200,11 @@ fn a_delta_block_of_2_to_the_31_values() {
         )],
         ..File::default()
     });
-    let held = peak(|| match batch_skip_end(bytes) {
-        // Every value is the first, 5.
-        Ok((batch, _)) => assert_eq!(batch.values(), &ColumnValues::Int64(vec![5; 65_536])),
-        Err(e) => assert!(matches!(e.kind(), ErrorKind::Decode { .. }), "{e}"),
+    let held = peak(|| {
+        // Every value is the first, 5: the block's zero-width miniblock is read a batch
+        // at a time, and the rest skipped without decoding.
+        let (batch, _) = batch_skip_end(bytes).unwrap();
+        assert_eq!(batch.values(), &ColumnValues::Int64(vec![5; 65_536]));
     });
     assert!(held < BOUND, "{held} bytes");
 }

@@ -16,7 +16,8 @@ use parquet_crypto::{Algorithm, Key, Module, ModuleCipher};
 use parquet_thrift as thrift;
 use thrift::{Encoding, FieldRepetitionType as Rep, SchemaElement, Type};
 
-/// A page: its header (sizes filled in by the builder when left 0) and its body.
+/// A page: its header (its compressed size, and CRC when asked, set by the builder) and
+/// its body.
 #[derive(Debug, Clone)]
 pub struct Page {
     pub header: thrift::PageHeader<'static>,
@@ -192,10 +193,12 @@ impl File {
     /// The file's bytes.
     #[allow(clippy::too_many_lines)] // pages, chunks, indexes, footer, in file order
     pub fn write(&self) -> Vec<u8> {
-        let mut out = b"PAR1".to_vec();
-        if self.encryption.is_some() {
-            out = b"PARE".to_vec();
-        }
+        let magic = if self.encryption.is_some() {
+            b"PARE"
+        } else {
+            b"PAR1"
+        };
+        let mut out = magic.to_vec();
         let cipher = self.encryption.as_ref().map(|e| match &e.aad_file_unique {
             Some(unique) => {
                 ModuleCipher::new(&e.key, e.algorithm, &parquet_crypto::file_aad(b"", unique))
@@ -360,8 +363,8 @@ impl File {
         };
         let mut footer = Vec::new();
         metadata.write_to(&mut footer).unwrap();
-        let footer = match (&self.encryption, &cipher) {
-            (Some(e), Some(cipher)) => {
+        let footer = match &self.encryption {
+            Some(e) => {
                 let algorithm = thrift::AesGcmV1 {
                     aad_file_unique: e.aad_file_unique.clone().map(Cow::Owned),
                     ..thrift::AesGcmV1::default()
@@ -381,29 +384,23 @@ impl File {
                 };
                 let mut bytes = Vec::new();
                 crypto.write_to(&mut bytes).unwrap();
-                let footer_cipher = match &e.aad_file_unique {
-                    Some(unique) => ModuleCipher::new(
+                match &e.aad_file_unique {
+                    Some(unique) => parquet_crypto::encrypt_footer(
                         &e.key,
-                        Algorithm::AesGcmV1,
                         &parquet_crypto::file_aad(b"", unique),
+                        &footer,
+                        &mut bytes,
                     ),
-                    None => ModuleCipher::without_aad(&e.key, Algorithm::AesGcmV1),
-                };
-                let _ = cipher;
-                footer_cipher
-                    .encrypt(Module::Footer, &footer, &mut bytes)
-                    .unwrap();
+                    None => parquet_crypto::encrypt_footer_without_aad(&e.key, &footer, &mut bytes),
+                }
+                .unwrap();
                 bytes
             }
-            _ => footer,
+            None => footer,
         };
         out.extend_from_slice(&footer);
         out.extend_from_slice(&(footer.len() as u32).to_le_bytes());
-        out.extend_from_slice(if self.encryption.is_some() {
-            b"PARE"
-        } else {
-            b"PAR1"
-        });
+        out.extend_from_slice(magic);
         out
     }
 }
