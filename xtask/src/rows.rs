@@ -321,7 +321,9 @@ pub(crate) fn truncate(text: &str, max: usize) -> String {
 pub(crate) struct Tally {
     passed: usize,
     failed: Vec<String>,
-    skipped: usize,
+    /// Files checked against a pinned outcome rather than a reader's rows (counted in
+    /// `passed` or `failed` too).
+    pinned: usize,
 }
 
 impl Tally {
@@ -335,10 +337,11 @@ impl Tally {
         self.failed.push(name.to_owned());
     }
 
-    /// A file that was not compared, with its own line.
-    pub(crate) fn skip(&mut self, line: &str) {
+    /// Says why a file is checked against a pinned outcome, which `pass`, `fail` or
+    /// `record` then counts.
+    pub(crate) fn pinned(&mut self, line: &str) {
         println!("{line}");
-        self.skipped += 1;
+        self.pinned += 1;
     }
 
     /// Records a comparison's outcome.
@@ -349,17 +352,16 @@ impl Tally {
         }
     }
 
-    /// Prints the closing line, `what: N passed, M failed[, K skipped]` (after a line saying
-    /// what the skipped files are); an error when any file failed.
-    pub(crate) fn finish(self, what: &str, skipped_are: &str) -> Result<(), String> {
-        let skipped = if self.skipped > 0 {
-            println!("{} {skipped_are}", self.skipped);
-            format!(", {} skipped", self.skipped)
+    /// Prints the closing line, `what: N passed, M failed[ (K against a pinned outcome:
+    /// pinned_are)]`; an error when any file failed.
+    pub(crate) fn finish(self, what: &str, pinned_are: &str) -> Result<(), String> {
+        let pinned = if self.pinned > 0 {
+            format!(" ({} against a pinned outcome: {pinned_are})", self.pinned)
         } else {
             String::new()
         };
         println!(
-            "{what}: {} passed, {} failed{skipped}",
+            "{what}: {} passed, {} failed{pinned}",
             self.passed,
             self.failed.len()
         );
