@@ -80,17 +80,20 @@ pub fn encode<T: GroupVarInt>(values: &[T], out: &mut Vec<u8>) {
         for (slot, value) in group.iter_mut().zip(chunk) {
             *slot = value.to_bits();
         }
-        // The group, zero-padded to `T::GROUP` values.
-        let group = group.iter().take(T::GROUP);
-        let mut header = 0u64;
-        for (index, &bits) in group.clone().enumerate() {
-            let len = byte_len(bits);
-            header |= ((len - 1) as u64) << code_shift::<T>(index);
-        }
-        // The low `T::HEADER` bytes, big-endian.
-        out.extend(header.to_be_bytes().iter().skip(8 - T::HEADER));
-        for &bits in group {
-            out.extend(bits.to_le_bytes().iter().take(byte_len(bits)));
+        // The group, zero-padded to `T::GROUP` values: `T::GROUP <= 5`, `T::HEADER <= 8`
+        // and `byte_len(_) <= 8`, so the slices below are in bounds.
+        #[allow(clippy::indexing_slicing)]
+        {
+            let group = &group[..T::GROUP];
+            let mut header = 0u64;
+            for (index, &bits) in group.iter().enumerate() {
+                let len = byte_len(bits);
+                header |= ((len - 1) as u64) << code_shift::<T>(index);
+            }
+            out.extend_from_slice(&header.to_be_bytes()[8 - T::HEADER..]);
+            for &bits in group {
+                out.extend_from_slice(&bits.to_le_bytes()[..byte_len(bits)]);
+            }
         }
     }
 }
