@@ -680,9 +680,9 @@ impl PageCursor {
     }
 
     /// The repetition level of the next entry, when there is one (decoding ahead).
-    pub(crate) fn peek_rep(&mut self, column: &ColumnDescriptor) -> Result<Option<u16>> {
+    pub(crate) fn peek_rep(&mut self) -> Result<Option<u16>> {
         self.with_dependent_mut(|_, d| {
-            if d.ahead_pos == d.rep_ahead.len() && !d.refill(column)? {
+            if d.ahead_pos == d.rep_ahead.len() && !d.refill()? {
                 return Ok(None);
             }
             Ok(d.rep_ahead.get(d.ahead_pos).copied())
@@ -778,7 +778,7 @@ impl Decoders<'_> {
     }
 
     /// Decodes the next step of levels ahead; false at the page's end.
-    fn refill(&mut self, column: &ColumnDescriptor) -> Result<bool> {
+    fn refill(&mut self) -> Result<bool> {
         if self.levels_left == 0 {
             return Ok(false);
         }
@@ -787,10 +787,8 @@ impl Decoders<'_> {
         self.def_ahead.clear();
         self.ahead_pos = 0;
         self.rep.decode(&mut self.rep_ahead, n)?;
+        // A repeated column has definition levels too: its repeated field counts in them.
         self.def.decode(&mut self.def_ahead, n)?;
-        if column.max_def_level == 0 {
-            self.def_ahead.resize(n, 0);
-        }
         self.levels_left -= n;
         Ok(true)
     }
@@ -809,7 +807,7 @@ impl Decoders<'_> {
         let mut records = 0;
         let mut levels = 0;
         loop {
-            if self.ahead_pos == self.rep_ahead.len() && !self.refill(column)? {
+            if self.ahead_pos == self.rep_ahead.len() && !self.refill()? {
                 return Ok(Progress {
                     records,
                     levels,
@@ -846,9 +844,7 @@ impl Decoders<'_> {
                 Some(out) => {
                     out.rep
                         .extend_from_slice(self.rep_ahead.get(start..end).unwrap_or_default());
-                    if max_def > 0 {
-                        out.def.extend_from_slice(def);
-                    }
+                    out.def.extend_from_slice(def);
                     self.values.decode(non_null, dict, out.values)?;
                 }
                 None => self.values.skip(non_null)?,

@@ -413,7 +413,7 @@ impl ColumnChunkReader {
                     if (self.starts_record || v2)
                         && self.column.max_rep_level > 0
                         && cursor
-                            .peek_rep(&self.column)
+                            .peek_rep()
                             .at_offset(offset)?
                             .is_some_and(|level| level != 0)
                     {
