@@ -292,6 +292,35 @@ fn encryption_failures_are_errors() {
     );
 }
 
+#[test]
+#[ignore = "needs ../shared/corpus: run `cargo xtask corpus`"]
+fn a_key_the_retriever_fails_to_give_fails_its_column_with_its_error() {
+    let path = corpus("data/encrypt_columns_and_footer.parquet.encrypted");
+    let without_kc1 = KeyMap::new()
+        .with("kf", key(b"0123456789012345"))
+        .with("kc2", key(b"1234567890123451"));
+    let options = ReadOptions::new()
+        .with_decryption(DecryptionOptions::new().with_key_retriever(without_kc1));
+    let reader = FileReader::with_options(File::open(&path).unwrap(), options).unwrap();
+    let read = |column: &str| {
+        reader
+            .rows_with(Projection::all().columns([column]))?
+            .collect::<Result<Vec<_>, _>>()
+    };
+    assert_eq!(read("float_field").unwrap().len(), 50);
+    let e = read("double_field").unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::Crypto {
+                what: "retrieving the column's key",
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
 /// Every file of `bad_data/`, and the error it must give.
 const BAD_DATA: [Expected; 5] = [
     ("ARROW-GH-41317.parquet", |e| {

@@ -133,6 +133,8 @@ pub(crate) enum ChunkCipher {
     Cipher(Arc<ModuleCipher>),
     /// Encrypted with a key the reader does not have.
     NoKey,
+    /// Encrypted with a key that the [`KeyRetriever`] failed to give.
+    KeyError(parquet_crypto::Error),
 }
 
 impl ChunkCipher {
@@ -141,13 +143,18 @@ impl ChunkCipher {
     /// # Errors
     ///
     /// [`ErrorKind::MissingKey`] when the chunk is encrypted with a key the reader does
-    /// not have.
+    /// not have, [`ErrorKind::Crypto`] when retrieving it failed.
     pub(crate) fn cipher(&self) -> Result<Option<&Arc<ModuleCipher>>> {
         match self {
             Self::Plaintext => Ok(None),
             Self::Cipher(cipher) => Ok(Some(cipher)),
             Self::NoKey => Err(ErrorKind::MissingKey {
                 what: "the column's key",
+            }
+            .into()),
+            Self::KeyError(source) => Err(ErrorKind::Crypto {
+                what: "retrieving the column's key",
+                source: source.clone(),
             }
             .into()),
         }
@@ -239,24 +246,57 @@ impl FileDecryptor {
         self.aad_mode = mode;
         Ok(footer)
     }
+}
 
-    /// The cipher of a column chunk encrypted as `encryption`.
-    pub(crate) fn chunk_cipher(
-        &self,
-        encryption: &ColumnEncryption,
+/// The ciphers of a file's column chunks, each made once: one for the footer key, one per
+/// column key (found once per column, not once per row group: a [`KeyRetriever`] may ask
+/// a key service).
+pub(crate) struct ChunkCiphers<'d> {
+    decryptor: &'d FileDecryptor,
+    footer: Option<ChunkCipher>,
+    columns: HashMap<ColumnPath, ChunkCipher>,
+}
+
+impl<'d> ChunkCiphers<'d> {
+    pub(crate) fn new(decryptor: &'d FileDecryptor) -> Self {
+        Self {
+            decryptor,
+            footer: None,
+            columns: HashMap::new(),
+        }
+    }
+
+    /// The cipher of the chunk of the column at `path`, encrypted as `encryption` says
+    /// (`None`: the chunk says nothing of it).
+    pub(crate) fn get(
+        &mut self,
+        encryption: Option<&ColumnEncryption>,
         path: &ColumnPath,
     ) -> ChunkCipher {
-        let key = match encryption {
-            ColumnEncryption::FooterKey => self.footer_key.clone(),
-            ColumnEncryption::ColumnKey { key_metadata, .. } => self
-                .options
-                .key(self.options.column_keys.get(path), key_metadata.as_deref())
-                .ok()
-                .flatten(),
-            ColumnEncryption::Unknown => None,
+        let d = self.decryptor;
+        let cipher = |key: parquet_crypto::Result<Option<Key>>| match key {
+            Ok(Some(key)) => ChunkCipher::Cipher(Arc::new(d.cipher(&key))),
+            Ok(None) => ChunkCipher::NoKey,
+            Err(e) => ChunkCipher::KeyError(e),
         };
-        key.map_or(ChunkCipher::NoKey, |key| {
-            ChunkCipher::Cipher(Arc::new(self.cipher(&key)))
-        })
+        match encryption {
+            // DuckDB encrypts every column with the footer key, and says so of none.
+            None if !d.without_aad() => ChunkCipher::Plaintext,
+            None | Some(ColumnEncryption::FooterKey) => self
+                .footer
+                .get_or_insert_with(|| cipher(Ok(d.footer_key.clone())))
+                .clone(),
+            Some(ColumnEncryption::ColumnKey { key_metadata, .. }) => self
+                .columns
+                .entry(path.clone())
+                .or_insert_with(|| {
+                    cipher(
+                        d.options
+                            .key(d.options.column_keys.get(path), key_metadata.as_deref()),
+                    )
+                })
+                .clone(),
+            Some(ColumnEncryption::Unknown) => ChunkCipher::NoKey,
+        }
     }
 }

@@ -20,7 +20,7 @@ use crate::path::ColumnPath;
 use crate::schema::{self, Schema};
 
 pub use crypto::DecryptionOptions;
-pub(crate) use crypto::{ChunkCipher, FileDecryptor};
+pub(crate) use crypto::{ChunkCipher, ChunkCiphers, FileDecryptor};
 pub(crate) use footer::Footer;
 pub use footer::{FooterProtection, MAGIC, MAGIC_ENCRYPTED};
 pub use statistics::{ColumnStatistics, SortOrder, Statistics, decode_value, sort_order};
@@ -357,7 +357,7 @@ impl ColumnChunk {
         chunk: &thrift::ColumnChunk<'_>,
         buf: &Bytes,
         (path, column): (&ColumnPath, usize),
-        decryptor: Option<&FileDecryptor>,
+        ciphers: Option<&mut ChunkCiphers<'_>>,
         ordinal: usize,
     ) -> Result<(Self, ChunkCipher)> {
         let encryption = chunk.crypto_metadata.as_deref().map(|e| match e {
@@ -370,14 +370,7 @@ impl ColumnChunk {
             }
             _ => ColumnEncryption::Unknown,
         });
-        let cipher = match (&encryption, decryptor) {
-            (Some(encryption), Some(decryptor)) => decryptor.chunk_cipher(encryption, path),
-            // DuckDB encrypts every column with the footer key, and says so of none.
-            (None, Some(decryptor)) if decryptor.without_aad() => {
-                decryptor.chunk_cipher(&ColumnEncryption::FooterKey, path)
-            }
-            _ => ChunkCipher::Plaintext,
-        };
+        let cipher = ciphers.map_or(ChunkCipher::Plaintext, |c| c.get(encryption.as_ref(), path));
         let plaintext = || {
             chunk
                 .meta_data
@@ -386,7 +379,7 @@ impl ColumnChunk {
                 .transpose()
         };
         let metadata = match (&cipher, chunk.encrypted_column_metadata.as_deref()) {
-            (ChunkCipher::NoKey, _) => None,
+            (ChunkCipher::NoKey | ChunkCipher::KeyError(_), _) => None,
             (ChunkCipher::Cipher(cipher), Some(encrypted)) => {
                 let mut bytes = Vec::new();
                 cipher
@@ -869,6 +862,7 @@ impl FileMetaData {
         let num_rows = unsigned(file.num_rows, "number of rows")?;
         let mut row_groups = Vec::with_capacity(file.row_groups.len());
         let mut ciphers = Vec::new();
+        let mut chunk_ciphers = decryptor.map(ChunkCiphers::new);
         for (g, group) in file.row_groups.iter().enumerate() {
             let mut convert = || -> Result<RowGroupMetaData> {
                 if group.columns.len() != num_columns {
@@ -887,9 +881,14 @@ impl FileMetaData {
                 for (chunk, descriptor) in group.columns.iter().zip(schema.columns()) {
                     let path = &descriptor.path;
                     let column = columns.len();
-                    let (chunk, cipher) =
-                        ColumnChunk::from_thrift(chunk, buf, (path, column), decryptor, ordinal)
-                            .map_err(|e| e.in_column(path))?;
+                    let (chunk, cipher) = ColumnChunk::from_thrift(
+                        chunk,
+                        buf,
+                        (path, column),
+                        chunk_ciphers.as_mut(),
+                        ordinal,
+                    )
+                    .map_err(|e| e.in_column(path))?;
                     columns.push(chunk);
                     if decryptor.is_some() {
                         group_ciphers.push(cipher);

@@ -191,9 +191,20 @@ impl<S: Source> FileReader<S> {
         row_group: usize,
         column: usize,
     ) -> Result<(&ColumnDescriptor, &ColumnChunkMetaData, &ChunkCipher)> {
-        let meta = self.metadata().column_chunk_metadata(row_group, column)?;
+        let cipher = self.footer.cipher(row_group, column);
+        let meta = self
+            .metadata()
+            .column_chunk_metadata(row_group, column)
+            .map_err(|missing| match cipher {
+                // A key the retriever failed to give: what it said, not that it is missing.
+                ChunkCipher::KeyError(_) => match (cipher.cipher(), self.schema().column(column)) {
+                    (Err(e), Ok(c)) => e.in_row_group(row_group).in_column(&c.path),
+                    _ => missing,
+                },
+                _ => missing,
+            })?;
         let descriptor = self.schema().column(column)?;
-        Ok((descriptor, meta, self.footer.cipher(row_group, column)))
+        Ok((descriptor, meta, cipher))
     }
 
     /// The byte range of a column chunk, checked to lie in the file's data.
