@@ -423,26 +423,8 @@ pub(crate) fn cat(
 ) -> Result<(), Failure> {
     let schema = reader.schema();
     let filter = filter.map(|text| parse(text, schema)).transpose()?;
-    let mut projection = Projection::all();
-    // The top-level fields shown, when not all.
-    let mut shown: Option<Vec<String>> = None;
-    if let Some(columns) = columns {
-        let paths = columns
-            .iter()
-            .map(|text| resolve(schema, text, "--columns"))
-            .collect::<Result<Vec<ColumnPath>, _>>()?;
-        shown = Some(
-            paths
-                .iter()
-                .filter_map(|p| p.parts().first().cloned())
-                .collect(),
-        );
-        // The filter may read fields that are not shown.
-        let read = paths
-            .into_iter()
-            .chain(filter.iter().flat_map(|f| f.columns().into_iter().cloned()));
-        projection = projection.columns_at(read);
-    }
+    // The rows the filter's statistics, Bloom filters and page index leave to read.
+    let mut selected = Projection::all();
     if let Some(f) = &filter {
         let mut groups = Vec::new();
         for g in 0..reader.num_row_groups() {
@@ -452,13 +434,39 @@ pub(crate) fn cat(
             let rows = f.row_selection(reader, g)?;
             if !rows.is_empty() {
                 groups.push(g);
-                projection = projection.select_rows(g, rows);
+                selected = selected.select_rows(g, rows);
             }
         }
-        projection = projection.row_groups(groups);
+        selected = selected.row_groups(groups);
     }
+    let shown = columns
+        .map(|columns| {
+            columns
+                .iter()
+                .map(|text| resolve(schema, text, "--columns"))
+                .collect::<Result<Vec<ColumnPath>, _>>()
+        })
+        .transpose()?;
+    // A filter reading fields that are not shown reads its own rows, in step with the
+    // shown ones: the same row groups and selections, so the same rows.
+    let hidden_filter = match (&shown, &filter) {
+        (Some(shown), Some(f)) => f
+            .columns()
+            .into_iter()
+            .any(|c| !shown.iter().any(|s| c.parts().starts_with(s.parts()))),
+        _ => false,
+    };
+    let mut filter_rows = if hidden_filter {
+        let read = filter.iter().flat_map(|f| f.columns().into_iter().cloned());
+        Some(reader.rows_with(selected.clone().columns_at(read))?)
+    } else {
+        None
+    };
+    let projection = match shown {
+        Some(paths) => selected.columns_at(paths),
+        None => selected,
+    };
     let rows = reader.rows_with(projection)?;
-    let keep = |name: &str| shown.as_ref().is_none_or(|s| s.iter().any(|n| n == name));
     let mut printer = Printer {
         format,
         line: String::new(),
@@ -471,16 +479,13 @@ pub(crate) fn cat(
             break;
         }
         let row = row?;
-        if filter.as_ref().is_some_and(|f| !f.matches(&row)) {
+        let filter_row = filter_rows.as_mut().and_then(Iterator::next).transpose()?;
+        let matches = |f: &parquet_file::Predicate| f.matches(filter_row.as_ref().unwrap_or(&row));
+        if filter.as_ref().is_some_and(|f| !matches(f)) {
             continue;
         }
         count += 1;
-        let fields: Vec<(&str, &Field)> = row
-            .fields()
-            .iter()
-            .filter(|(n, _)| keep(n))
-            .map(|(n, f)| (&**n, f))
-            .collect();
+        let fields: Vec<(&str, &Field)> = row.fields().iter().map(|(n, f)| (&**n, f)).collect();
         printer.row(&fields, out)?;
     }
     printer.finish(out)

@@ -57,6 +57,21 @@ fn cat_projects_limits_and_filters() {
         stdout(&output),
         "{\"id\":0}\n{\"id\":37}\n{\"id\":38}\n{\"id\":39}\n"
     );
+    // A filter on a field that is not shown inside a shown group: it is not shown either.
+    let output = pqkit(&[
+        "cat",
+        file,
+        "--columns",
+        "address.city",
+        "--where",
+        "address.zip > 0",
+        "--limit",
+        "2",
+    ]);
+    assert_eq!(
+        stdout(&output),
+        "{\"address\":{\"city\":\"city 0\"}}\n{\"address\":{\"city\":\"city 1\"}}\n"
+    );
     let output = pqkit(&[
         "cat",
         file,
