@@ -287,7 +287,7 @@ def int96_julian_days_table(seed):
     departs from the plain count: it takes the day as a signed int, and wraps the
     microseconds past 64 bits. pyarrow writes day (t // 86400000 + 2440588) mod 2^32, and
     the milliseconds of the day as nanoseconds. Not Julian day 0: pyarrow reads it as the
-    epoch."""
+    epoch (`int96_julian_day_zero_table` has it)."""
     v = Values(seed)
     epoch = 2440588
     wrap = 2**63 // 86_400_000_000  # days from the epoch beyond which the microseconds wrap
@@ -299,6 +299,15 @@ def int96_julian_days_table(seed):
     millis = v.ints(0, 86_399_999)
     values = [(day - epoch) * 86_400_000 + ms for day, ms in zip(days, millis)]
     values = values[: len(head)] + v.nulls(values[len(head) :])
+    return pa.table({"int96": pa.array(values, pa.timestamp("ms"))})
+
+
+def int96_julian_day_zero_table():
+    """INT96 timestamps of Julian day 0 (4714-11-24 BC, proleptic Gregorian), at a few
+    times of the day, and a null: pyarrow reads each as the epoch; the rows are DuckDB's."""
+    epoch = 2440588
+    millis = [0, 1, 43_200_000, 86_399_999]
+    values = [-epoch * 86_400_000 + ms for ms in millis] + [None]
     return pa.table({"int96": pa.array(values, pa.timestamp("ms"))})
 
 
@@ -438,6 +447,7 @@ def write_pyarrow(out):
     write("int96", temporal, use_deprecated_int96_timestamps=True)
     write("int96-v2", temporal, use_deprecated_int96_timestamps=True, data_page_version="2.0")
     write("int96-julian-days", int96_julian_days_table(5), use_deprecated_int96_timestamps=True)
+    write("int96-julian-day-zero", int96_julian_day_zero_table(), use_deprecated_int96_timestamps=True)
     write(
         "timestamps-coerced-ms", temporal, coerce_timestamps="ms", allow_truncated_timestamps=True
     )

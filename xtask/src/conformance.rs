@@ -4,38 +4,31 @@
 //! `../shared/corpus/README.md`); every file of `bad_data/` must make pqkit fail cleanly.
 
 use crate::python::Python;
-use crate::rows::{self, Pqkit, Reference, Tally};
+use crate::rows::{self, Expected, Pqkit, Reference, Refusal, Tally};
 use crate::{corpus_dir, output, root, target_dir};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// What is expected of pqkit on a file that pyarrow refuses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Expected {
-    /// These rows, as JSONL.
-    Rows(&'static str),
-    /// Exit status 1, with this in its message.
-    Error(&'static str),
-}
-
 /// The files of `data/` that pyarrow refuses, why, and what is expected of pqkit instead.
-/// A refusal not listed here, or a listed file that pyarrow reads, fails the run: either
-/// is news.
-const EXPECTED_REFUSALS: &[(&str, &str, Expected)] = &[
-    (
-        "datapage_v1-corrupt-checksum.parquet",
-        "a data page's CRC does not match its bytes (rows.py has pyarrow verify page checksums)",
-        Expected::Error("page checksum mismatch"),
-    ),
-    (
-        "incorrect_map_schema.parquet",
-        "its MAP's key field is OPTIONAL (as Presto wrote it); Arrow requires REQUIRED keys",
+/// A refusal not listed here, one that says something else, or a listed file that
+/// pyarrow reads, fails the run: each is news.
+const EXPECTED_REFUSALS: &[Refusal] = &[
+    Refusal {
+        file: "datapage_v1-corrupt-checksum.parquet",
+        why: "a data page's CRC does not match its bytes (rows.py has pyarrow verify page checksums)",
+        pyarrow_says: "CRC checksum verification failed",
+        expected: Expected::Error("page checksum mismatch"),
+    },
+    Refusal {
+        file: "incorrect_map_schema.parquet",
+        why: "its MAP's key field is OPTIONAL (as Presto wrote it); Arrow requires REQUIRED keys",
+        pyarrow_says: "Map keys must be annotated as required",
         // As DuckDB reads it: {'parent': 'another', 'name': 'report'}. pyarrow cannot read
         // even its schema, which rows.py --duckdb needs, so the row is written out here.
-        Expected::Rows(
+        expected: Expected::Rows(
             "{\"my_map\":[{\"key\":\"parent\",\"value\":\"another\"},{\"key\":\"name\",\"value\":\"report\"}]}\n",
         ),
-    ),
+    },
 ];
 
 /// The keys of the encrypted files (`data/README.md`): the footer key, and the column keys
@@ -137,7 +130,7 @@ fn check_plain(
     reference: &Reference,
 ) -> Result<(), String> {
     let name = rows::file_name(file);
-    let refusal = EXPECTED_REFUSALS.iter().find(|(n, ..)| *n == name);
+    let refusal = EXPECTED_REFUSALS.iter().find(|r| r.file == name);
     match (reference, refusal) {
         (Reference::Fault(last), _) => tally.fail(&name, &format!("rows.py failed: {last}")),
         (Reference::Rows(expected), None) => {
@@ -154,11 +147,21 @@ fn check_plain(
             &name,
             &format!("pyarrow refuses it, and EXPECTED_REFUSALS does not list it: {said}"),
         ),
-        (Reference::Refused(said), Some((_, why, expected))) => {
+        (Reference::Refused(said), Some(refusal)) if !said.contains(refusal.pyarrow_says) => {
+            tally.fail(
+                &name,
+                &format!(
+                    "pyarrow refuses it without saying {:?}, as EXPECTED_REFUSALS expects: {said}",
+                    refusal.pyarrow_says
+                ),
+            );
+        }
+        (Reference::Refused(said), Some(refusal)) => {
             tally.pinned(&format!(
-                "REFUSED-BY-PYARROW {name}: {why}; pyarrow: {said}"
+                "REFUSED-BY-PYARROW {name}: {}; pyarrow: {said}",
+                refusal.why
             ));
-            match expected {
+            match refusal.expected {
                 Expected::Rows(rows) => tally.record(&name, rows::check(pqkit, file, &[], rows)),
                 Expected::Error(message) => {
                     let did = pqkit.cat(file, &[])?;
@@ -171,25 +174,23 @@ fn check_plain(
                         );
                     }
                 }
+                Expected::DuckDbRows => tally.fail(
+                    &name,
+                    "conformance pins rows or an error; DuckDB's rows are interop's",
+                ),
             }
         }
     }
     Ok(())
 }
 
-/// Fails each name of `EXPECTED_REFUSALS` and `ENCRYPTED` that is not a file of `data`:
-/// a stale entry would otherwise never be looked at.
+/// Fails each name of `EXPECTED_REFUSALS` and `ENCRYPTED` that is not a file of `data`.
 fn check_listed(tally: &mut Tally, data: &[PathBuf]) {
-    let names: Vec<String> = data.iter().map(|p| rows::file_name(p)).collect();
     let listed = EXPECTED_REFUSALS
         .iter()
-        .map(|&(name, ..)| (name, "EXPECTED_REFUSALS"))
+        .map(|r| (r.file, "EXPECTED_REFUSALS"))
         .chain(ENCRYPTED.iter().map(|&(name, ..)| (name, "ENCRYPTED")));
-    for (name, list) in listed {
-        if !names.iter().any(|n| n == name) {
-            tally.fail(name, &format!("listed in {list}, but not in the corpus"));
-        }
-    }
+    rows::fail_unlisted(tally, data, listed, "not in the corpus");
 }
 
 /// A file of `bad_data/` passes when pqkit rejects it: exit status 1 and a message.
@@ -276,7 +277,7 @@ mod tests {
     fn stale_list_entries_fail() {
         let listed: Vec<PathBuf> = EXPECTED_REFUSALS
             .iter()
-            .map(|(name, ..)| PathBuf::from(name))
+            .map(|r| PathBuf::from(r.file))
             .chain(ENCRYPTED.iter().map(|(name, ..)| PathBuf::from(name)))
             .collect();
         let mut tally = Tally::default();
@@ -285,6 +286,6 @@ mod tests {
         let mut tally = Tally::default();
         check_listed(&mut tally, &listed[1..]);
         let err = tally.finish("one missing", "").unwrap_err();
-        assert!(err.ends_with(EXPECTED_REFUSALS[0].0), "{err}");
+        assert!(err.ends_with(EXPECTED_REFUSALS[0].file), "{err}");
     }
 }

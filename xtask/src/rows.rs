@@ -11,6 +11,43 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// What is expected of pqkit on a file that pyarrow refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Expected {
+    /// These rows, as JSONL.
+    Rows(&'static str),
+    /// Exit status 1, with this in its message.
+    Error(&'static str),
+    /// The rows that `DuckDB`'s `read_parquet` reads (`rows.py --duckdb`).
+    DuckDbRows,
+}
+
+/// A file that pyarrow refuses: why, a part of what pyarrow says (so that a refusal for
+/// another reason is not taken for this one), and what is expected of pqkit instead.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
+    pub(crate) file: &'static str,
+    pub(crate) why: &'static str,
+    pub(crate) pyarrow_says: &'static str,
+    pub(crate) expected: Expected,
+}
+
+/// Fails each listed name (with the list it is in) that is not one of `files`: a stale
+/// entry would otherwise never be looked at. `absent` says where it should have been.
+pub(crate) fn fail_unlisted<'a>(
+    tally: &mut Tally,
+    files: &[PathBuf],
+    listed: impl IntoIterator<Item = (&'a str, &'a str)>,
+    absent: &str,
+) {
+    let names: Vec<String> = files.iter().map(|p| file_name(p)).collect();
+    for (name, list) in listed {
+        if !names.iter().any(|n| n == name) {
+            tally.fail(name, &format!("listed in {list}, but {absent}"));
+        }
+    }
+}
+
 /// How long one `pqkit cat` may take before it counts as hanging.
 const PQKIT_TIMEOUT: Duration = Duration::from_secs(120);
 
