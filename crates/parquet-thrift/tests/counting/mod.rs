@@ -1,6 +1,7 @@
 //! A global allocator that counts the bytes each thread holds, for tests that bound what
-//! reading allocates: this crate's `allocation.rs`, and parquet-file's `hostile.rs`, which
-//! includes this file by path.
+//! reading allocates: this crate's `allocation.rs`, and parquet-file's `hostile.rs` and
+//! every crate's fuzz regression replay (`fuzz/replay.rs`), which include this file by
+//! path.
 //!
 //! It forwards every call to the system allocator unchanged.
 
