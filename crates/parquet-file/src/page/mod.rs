@@ -95,9 +95,8 @@ fn count(value: i32, what: &'static str) -> Result<usize> {
 }
 
 impl PageHeader {
-    /// Converts a decoded header, checking its counts and that it has the header of its
-    /// type.
-    /// The header decoded from `buf`.
+    /// Converts the header decoded from `buf`, checking its counts and that it has the
+    /// header of its type.
     pub(crate) fn from_thrift(header: &thrift::PageHeader<'_>, buf: &Bytes) -> Result<Self> {
         let statistics = |s: &Option<thrift::Statistics<'_>>| {
             s.as_ref().map(|s| Statistics::from_thrift(s, buf))

@@ -262,11 +262,7 @@ impl SchemaField {
             _ => (None, None),
         };
         let mut element = thrift::SchemaElement {
-            repetition_type: Some(match self.repetition {
-                Repetition::Required => thrift::FieldRepetitionType::REQUIRED,
-                Repetition::Optional => thrift::FieldRepetitionType::OPTIONAL,
-                Repetition::Repeated => thrift::FieldRepetitionType::REPEATED,
-            }),
+            repetition_type: Some(self.repetition.to_thrift()),
             name: Cow::Owned(self.name.clone()),
             converted_type: converted.map(ConvertedType::to_thrift),
             scale,

@@ -4,7 +4,7 @@ use std::fmt;
 
 use parquet_core::PhysicalType;
 
-use super::{ConvertedType, EdgeInterpolation, LogicalType, Node, NodeKind, Repetition, Schema};
+use super::{ConvertedType, EdgeInterpolation, LogicalType, Node, NodeKind, Schema};
 
 impl fmt::Display for LogicalType {
     /// The annotation as the message-type syntax writes it: `STRING`, `DECIMAL(9,2)`,
@@ -67,14 +67,6 @@ fn annotation(node: &Node) -> String {
     }
 }
 
-fn repetition(r: Repetition) -> &'static str {
-    match r {
-        Repetition::Required => "required",
-        Repetition::Optional => "optional",
-        Repetition::Repeated => "repeated",
-    }
-}
-
 fn write_node(
     schema: &Schema,
     f: &mut fmt::Formatter<'_>,
@@ -85,7 +77,7 @@ fn write_node(
         return Ok(());
     };
     let pad = "  ".repeat(indent);
-    let repetition = repetition(node.repetition);
+    let repetition = node.repetition.name();
     match &node.kind {
         NodeKind::Group { children } => {
             writeln!(

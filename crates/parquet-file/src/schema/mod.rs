@@ -30,6 +30,26 @@ pub enum Repetition {
     Repeated,
 }
 
+impl Repetition {
+    /// The repetition's name in the message-type syntax: `required`, `optional`,
+    /// `repeated`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Required => "required",
+            Self::Optional => "optional",
+            Self::Repeated => "repeated",
+        }
+    }
+
+    pub(crate) fn to_thrift(self) -> thrift::FieldRepetitionType {
+        match self {
+            Self::Required => thrift::FieldRepetitionType::REQUIRED,
+            Self::Optional => thrift::FieldRepetitionType::OPTIONAL,
+            Self::Repeated => thrift::FieldRepetitionType::REPEATED,
+        }
+    }
+}
+
 /// A field of the schema: a group or a primitive (leaf).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -355,11 +375,7 @@ impl Schema {
                     type_length: column
                         .filter(|c| c.physical_type == PhysicalType::FixedLenByteArray)
                         .and_then(|c| i32::try_from(c.type_length).ok()),
-                    repetition_type: (i != 0).then_some(match node.repetition {
-                        Repetition::Required => thrift::FieldRepetitionType::REQUIRED,
-                        Repetition::Optional => thrift::FieldRepetitionType::OPTIONAL,
-                        Repetition::Repeated => thrift::FieldRepetitionType::REPEATED,
-                    }),
+                    repetition_type: (i != 0).then(|| node.repetition.to_thrift()),
                     name: Cow::Borrowed(node.name.as_str()),
                     num_children,
                     converted_type: node

@@ -93,13 +93,15 @@ impl<'t> Parser<'t> {
     }
 
     fn field(&mut self) -> Result<SchemaField> {
-        let repetition = self.word("a repetition")?;
-        let repetition = match repetition.to_ascii_lowercase().as_str() {
-            "required" => Repetition::Required,
-            "optional" => Repetition::Optional,
-            "repeated" => Repetition::Repeated,
-            _ => return Err(self.error("a repetition (required, optional or repeated)")),
-        };
+        let word = self.word("a repetition")?;
+        let repetition = [
+            Repetition::Required,
+            Repetition::Optional,
+            Repetition::Repeated,
+        ]
+        .into_iter()
+        .find(|r| word.eq_ignore_ascii_case(r.name()))
+        .ok_or_else(|| self.error("a repetition (required, optional or repeated)"))?;
         let kind = self.word("a type")?.to_ascii_lowercase();
         let physical = match kind.as_str() {
             "group" => None,
