@@ -340,28 +340,31 @@ fn bit_flips_never_panic() {
 #[test]
 fn arguments_out_of_range_are_errors() {
     let reader = FileReader::open(Bytes::from_static(PAGES)).unwrap();
-    let check = |e: parquet_file::Error| {
+    let no_group = |e: parquet_file::Error| {
         assert!(
-            matches!(
-                e.kind(),
-                ErrorKind::NoSuchRowGroup { index: 9, count: 2 }
-                    | ErrorKind::NoSuchColumn { index: 99, .. }
-            ),
+            matches!(e.kind(), ErrorKind::NoSuchRowGroup { index: 9, count: 2 }),
             "{e}"
         );
         assert!(e.kind().is_argument());
     };
-    check(reader.offset_index(9, 0).unwrap_err());
-    check(reader.column_index(0, 99).unwrap_err());
-    check(reader.bloom_filter(9, 0).unwrap_err());
-    check(reader.column_chunk(0, 99).unwrap_err());
-    check(reader.metadata().column_chunk_metadata(9, 0).unwrap_err());
-    check(
+    let no_column = |e: parquet_file::Error| {
+        assert!(
+            matches!(e.kind(), ErrorKind::NoSuchColumn { index: 99, .. }),
+            "{e}"
+        );
+        assert!(e.kind().is_argument());
+    };
+    no_group(reader.offset_index(9, 0).unwrap_err());
+    no_column(reader.column_index(0, 99).unwrap_err());
+    no_group(reader.bloom_filter(9, 0).unwrap_err());
+    no_column(reader.column_chunk(0, 99).unwrap_err());
+    no_group(reader.metadata().column_chunk_metadata(9, 0).unwrap_err());
+    no_group(
         Predicate::compare("id", Op::Eq, 1)
             .might_match(&reader, 9)
             .unwrap_err(),
     );
-    check(
+    no_group(
         reader
             .rows_with(Projection::all().row_groups([9]))
             .unwrap_err(),
@@ -603,30 +606,51 @@ fn offset_index_checks() {
     };
     let check =
         |pages: &[(i64, i32, i64)], rows| OffsetIndex::decode(&index(pages), 100..200, rows);
-    check(&[(100, 50, 0), (150, 50, 10)], 20).unwrap();
-    check(&[], 0).unwrap();
+    let index = check(&[(100, 50, 0), (150, 50, 10)], 20).unwrap();
+    let locations: Vec<_> = index
+        .page_locations
+        .iter()
+        .map(|l| (l.offset, l.compressed_page_size, l.first_row_index))
+        .collect();
+    assert_eq!(locations, [(100, 50, 0), (150, 50, 10)]);
+    assert!(check(&[], 0).unwrap().page_locations.is_empty());
     // No pages for rows; a page outside the chunk; overlapping pages; rows going back,
-    // not starting at 0 or past the row group.
-    for (pages, rows) in [
-        (&[][..], 1),
-        (&[(100, 101, 0)][..], 20),
-        (&[(90, 10, 0)][..], 20),
-        (&[(100, 60, 0), (150, 50, 10)][..], 20),
-        (&[(100, 50, 0), (150, 25, 5), (175, 10, 4)][..], 20),
-        (&[(100, 50, 1)][..], 20),
-        (&[(100, 50, 0), (150, 50, 21)][..], 20),
-        (&[(-1, 50, 0)][..], 20),
-        (&[(100, -5, 0)][..], 20),
+    // not starting at 0 or past the row group: each names the entry at fault.
+    let outside = "offset index entry (outside its column chunk, or negative)";
+    let order = "offset index entry (out of order, or past the row group's rows)";
+    for (pages, rows, rule, entry) in [
+        (&[(100, 101, 0)][..], 20, outside, 0),
+        (&[(90, 10, 0)][..], 20, outside, 0),
+        (&[(100, 60, 0), (150, 50, 10)][..], 20, order, 1),
+        (
+            &[(100, 50, 0), (150, 25, 5), (175, 10, 4)][..],
+            20,
+            order,
+            2,
+        ),
+        (&[(100, 50, 1)][..], 20, order, 0),
+        (&[(100, 50, 0), (150, 50, 21)][..], 20, order, 1),
+        (&[(-1, 50, 0)][..], 20, outside, 0),
+        (&[(100, -5, 0)][..], 20, outside, 0),
     ] {
         let e = check(pages, rows).unwrap_err();
         assert!(
-            matches!(
-                e.kind(),
-                ErrorKind::Invalid { .. } | ErrorKind::Mismatch { .. }
-            ),
+            matches!(e.kind(), ErrorKind::Invalid { what, value } if *what == rule && *value == entry),
             "{pages:?}: {e}"
         );
     }
+    let e = check(&[], 1).unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::Mismatch {
+                expected: 1,
+                found: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
 }
 
 #[test]
