@@ -53,10 +53,6 @@ pub struct ColumnChunkReader {
     dictionary: Option<Dict>,
     /// The data page being read.
     page: Option<PageCursor>,
-    /// The ordinal of `page` among the chunk's data pages.
-    page_ordinal: Option<usize>,
-    /// The ordinal of the next data page the page reader reads.
-    next_ordinal: usize,
     /// The rows of the row group.
     num_rows: u64,
     /// The records read or skipped: the row (within the row group) of the next record.
@@ -95,8 +91,6 @@ impl ColumnChunkReader {
             row_group,
             dictionary: None,
             page: None,
-            page_ordinal: None,
-            next_ordinal: 0,
             num_rows,
             row: 0,
             starts_record: true,
@@ -215,7 +209,10 @@ impl ColumnChunkReader {
             let p = pages
                 .partition_point(|l| l.first_row_index <= target)
                 .saturating_sub(1);
-            let current = self.page_ordinal.filter(|_| self.page.is_some());
+            // The page being read is the last data page the page reader read.
+            let current = (self.page.is_some())
+                .then(|| self.pages.data_pages().checked_sub(1))
+                .flatten();
             if current != Some(p)
                 && let Some(location) = pages.get(p).copied()
                 && location.first_row_index >= self.row
@@ -239,8 +236,6 @@ impl ColumnChunkReader {
         self.pages
             .seek(location.offset, ordinal, location.first_row_index)?;
         self.page = None;
-        self.page_ordinal = None;
-        self.next_ordinal = ordinal;
         self.row = location.first_row_index;
         self.starts_record = true;
         self.sought = true;
@@ -397,7 +392,6 @@ impl ColumnChunkReader {
             {
                 // The whole page is skipped: its body is never touched.
                 skipped += records;
-                self.next_ordinal += 1;
                 self.starts_record = matches!(raw.header.kind, PageKind::DataV2(_));
                 continue;
             }
@@ -424,8 +418,6 @@ impl ColumnChunkReader {
                     }
                     self.starts_record = false;
                     self.page = Some(cursor);
-                    self.page_ordinal = Some(self.next_ordinal);
-                    self.next_ordinal += 1;
                     return Ok((true, skipped));
                 }
                 None => {

@@ -325,6 +325,12 @@ impl PageReader {
         Ok(self.next_raw()?.map(|raw| (raw.header, raw.offset)))
     }
 
+    /// The data pages read so far (by [`next_raw`](Self::next_raw), skipped or not), or
+    /// since a seek: the ordinal of the next one.
+    pub(crate) fn data_pages(&self) -> usize {
+        self.data_pages
+    }
+
     /// Checks, decrypts and decompresses a page read by [`next_raw`](Self::next_raw):
     /// `None` for the page types that are skipped.
     pub(crate) fn decode(&mut self, raw: RawPage) -> Result<Option<Page>> {
