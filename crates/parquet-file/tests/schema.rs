@@ -4,8 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::too_many_lines)] // Tables of cases.
 
 use parquet_file::{
-    ConvertedType, EdgeInterpolation, ErrorKind, LogicalType, PhysicalType, Repetition, Schema,
-    SchemaField, TimeUnit,
+    ConvertedType, EdgeInterpolation, ErrorKind, Limits, LogicalType, PhysicalType, Repetition,
+    Schema, SchemaField, TimeUnit,
 };
 use parquet_thrift as thrift;
 
@@ -542,6 +542,37 @@ fn depth_past_the_limit_is_refused_before_recursing() {
                 limit: "schema depth",
                 value: 65,
                 max: 64
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn levels_past_65535_are_refused_whatever_the_depth_limit() {
+    let optional = |name: &str, children: Option<i32>| thrift::SchemaElement {
+        name: name.to_owned().into(),
+        repetition_type: Some(thrift::FieldRepetitionType::OPTIONAL),
+        num_children: children,
+        type_: children.is_none().then_some(thrift::Type::INT32),
+        ..thrift::SchemaElement::default()
+    };
+    let mut elements = vec![thrift::SchemaElement {
+        name: "schema".into(),
+        num_children: Some(1),
+        ..thrift::SchemaElement::default()
+    }];
+    elements.extend((0..70_000).map(|_| optional("g", Some(1))));
+    elements.push(optional("leaf", None));
+    let limits = Limits::default().with_max_schema_depth(usize::MAX);
+    let e = Schema::try_from_elements(&elements, &limits).unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            ErrorKind::Schema {
+                element: 65_536,
+                what: "a level past 65535",
+                ..
             }
         ),
         "{e}"

@@ -249,8 +249,14 @@ impl Schema {
             let (parent_def, parent_rep) = nodes
                 .get(parent)
                 .map_or((0, 0), |p: &Node| (p.def_level, p.rep_level));
-            let def_level = parent_def + u16::from(repetition != Repetition::Required);
-            let rep_level = parent_rep + u16::from(repetition == Repetition::Repeated);
+            // Within the default depth limit, levels stay far below 2^16; a caller's limit
+            // may allow deeper schemas than levels can count.
+            let (Some(def_level), Some(rep_level)) = (
+                parent_def.checked_add(u16::from(repetition != Repetition::Required)),
+                parent_rep.checked_add(u16::from(repetition == Repetition::Repeated)),
+            ) else {
+                return Err(schema_error(index, name, "a level past 65535"));
+            };
             let num_children = element.num_children.unwrap_or(0);
             let mut logical_type = LogicalType::from_element(element);
             let kind = if num_children > 0
