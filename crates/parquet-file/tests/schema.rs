@@ -147,6 +147,10 @@ fn every_annotation_builds_with_its_converted_twin() {
     );
     assert_eq!(converted("int8_false"), Some(thrift::ConvertedType::UINT_8));
     assert_eq!(converted("interval"), Some(thrift::ConvertedType::INTERVAL));
+    // A local time or timestamp has no twin: TIMESTAMP_MICROS would tell an old reader
+    // it is in UTC.
+    assert_eq!(converted("time_MILLIS_false"), None);
+    assert_eq!(converted("timestamp_MICROS_false"), None);
     assert_eq!(converted("uuid"), None);
     assert_eq!(converted("time_NANOS_true"), None);
     assert_eq!(converted("plain"), None);
@@ -227,6 +231,13 @@ fn converted_types_alone_or_beside_their_logical_type() {
                 .with_logical_type(LogicalType::Date)
                 .with_converted_type(ConvertedType::Date),
             SchemaField::optional("id", PhysicalType::Int32).with_field_id(42),
+            // As Arrow C++ before 0.15 and Spark wrote local timestamps.
+            SchemaField::optional("local", PhysicalType::Int64)
+                .with_logical_type(LogicalType::Timestamp {
+                    unit: TimeUnit::Millis,
+                    utc: false,
+                })
+                .with_converted_type(ConvertedType::TimestampMillis),
         ],
     )
     .unwrap();
@@ -241,6 +252,10 @@ fn converted_types_alone_or_beside_their_logical_type() {
         Some(thrift::ConvertedType::DATE)
     );
     assert_eq!(element(&elements, "id").field_id, Some(42));
+    assert_eq!(
+        element(&elements, "local").converted_type,
+        Some(thrift::ConvertedType::TIMESTAMP_MILLIS)
+    );
 }
 
 /// The rule a schema of one field breaks, by the error it builds to.

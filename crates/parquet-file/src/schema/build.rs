@@ -221,6 +221,9 @@ impl SchemaField {
             (ConvertedType::Unknown(_), _) => Err("a converted type unknown to parquet.thrift"),
             (given, LogicalType::None) => Ok(Some(given)),
             (given, logical) if logical.converted_type() == Some(given) => Ok(Some(given)),
+            // Older writers (Arrow C++ before 0.15, Spark) paired TIMESTAMP_MILLIS and the
+            // others with local times too; a schema copied from their files keeps it.
+            (given, logical) if utc_twin(logical) == Some(given) => Ok(Some(given)),
             _ => Err("a converted type that contradicts the logical type"),
         }
     }
@@ -326,6 +329,16 @@ impl SchemaField {
 }
 
 /// A LIST group holds one repeated field, whose element is not itself repeated.
+/// The converted type of a TIME or TIMESTAMP as if it were adjusted to UTC.
+fn utc_twin(logical: &LogicalType) -> Option<ConvertedType> {
+    match *logical {
+        LogicalType::Time { unit, .. } => LogicalType::Time { unit, utc: true },
+        LogicalType::Timestamp { unit, .. } => LogicalType::Timestamp { unit, utc: true },
+        _ => return None,
+    }
+    .converted_type()
+}
+
 fn check_list(fields: &[SchemaField]) -> Result<(), &'static str> {
     let [repeated] = fields else {
         return Err("a LIST that does not hold exactly one field");

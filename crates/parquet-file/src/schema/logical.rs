@@ -349,10 +349,13 @@ impl LogicalType {
     }
 
     /// The converted type parquet.thrift pairs with this logical type, when it has one
-    /// (what parquet-java and Arrow C++ write beside the logical type).
+    /// (what parquet-java and Arrow C++ write beside the logical type). TIME and
+    /// TIMESTAMP have one only when adjusted to UTC: `TIME_MILLIS` and the others mean
+    /// UTC to a reader that knows only converted types.
     pub fn converted_type(&self) -> Option<ConvertedType> {
         use ConvertedType as C;
         Some(match self {
+            Self::Time { utc: false, .. } | Self::Timestamp { utc: false, .. } => return None,
             Self::String => C::Utf8,
             Self::Enum => C::Enum,
             Self::Json => C::Json,
