@@ -204,6 +204,29 @@ pub enum ErrorKind {
         /// What is wrong with it.
         what: &'static str,
     },
+    /// Input a writer cannot write as given: a batch whose values and levels disagree,
+    /// a level past the column's maximum, levels that contradict the schema, a value
+    /// that does not fit the column's type, a record without a required field.
+    #[error("cannot write: {what}")]
+    InvalidInput {
+        /// What is wrong with it.
+        what: String,
+    },
+    /// A writer that was finished, or that an earlier error left unable to go on (an
+    /// error of its sink, a failed row group): it writes nothing more, footer included.
+    #[error("the writer is {}", if *failed { "stopped by an earlier error" } else { "finished" })]
+    WriterClosed {
+        /// Whether an error stopped it (rather than [`finish`](crate::FileWriter::finish)).
+        failed: bool,
+    },
+    /// A page that does not compress (a codec whose cargo feature is off, a level the
+    /// codec does not have).
+    #[error("page does not compress: {source}")]
+    Compress {
+        /// The codec's error.
+        #[source]
+        source: parquet_compress::Error,
+    },
     /// Schema text in the message-type syntax that does not parse
     /// ([`Schema::parse`](crate::Schema::parse)).
     #[error("schema text, line {line}, column {column}: expected {expected}")]
@@ -219,7 +242,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Whether the error is the caller's (a row group, column or path that does not exist,
-    /// a key not given) rather than the file's.
+    /// a key not given, input a writer refuses) rather than the file's.
     pub fn is_argument(&self) -> bool {
         matches!(
             self,
@@ -228,6 +251,8 @@ impl ErrorKind {
                 | Self::UnknownPath { .. }
                 | Self::MissingKey { .. }
                 | Self::Syntax { .. }
+                | Self::InvalidInput { .. }
+                | Self::WriterClosed { .. }
         )
     }
 }
@@ -282,6 +307,11 @@ impl Error {
     /// An [`ErrorKind::Unsupported`] error.
     pub(crate) fn unsupported(what: &'static str, value: Option<i64>) -> Self {
         ErrorKind::Unsupported { what, value }.into()
+    }
+
+    /// An [`ErrorKind::InvalidInput`] error.
+    pub(crate) fn input(what: impl Into<String>) -> Self {
+        ErrorKind::InvalidInput { what: what.into() }.into()
     }
 
     /// An [`ErrorKind::LimitExceeded`] error.

@@ -93,6 +93,7 @@ mod read;
 mod record;
 mod schema;
 mod value;
+mod write;
 
 pub use column::{ColumnBatch, ColumnChunkReader};
 pub use error::{Error, ErrorKind, Location, Result};
@@ -100,7 +101,7 @@ pub use filter::{Literal, Op, Predicate};
 pub use index::{
     BoundaryOrder, ColumnIndex, OffsetIndex, PageLocation, PageStatistics, RowSelection,
 };
-pub use io::Source;
+pub use io::{Sink, Source};
 pub use limits::Limits;
 pub use metadata::{
     BoundingBox, ColumnChunk, ColumnChunkMetaData, ColumnEncryption, ColumnOrder, ColumnStatistics,
@@ -121,6 +122,10 @@ pub use schema::{
     Schema, SchemaField, TimeUnit,
 };
 pub use value::{ColumnValues, Field};
+pub use write::{
+    BloomFilterOptions, CREATED_BY, ColumnOptions, FileWriter, PageVersion, StatisticsLevel,
+    WriterOptions,
+};
 
 pub use bytes::Bytes;
 pub use parquet_bloom::Sbbf;

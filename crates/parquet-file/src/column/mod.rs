@@ -7,6 +7,7 @@ mod reader;
 pub use reader::ColumnChunkReader;
 pub(crate) use reader::{ChunkSelection, PageSpan};
 
+use crate::error::{Error, Result};
 use crate::schema::ColumnDescriptor;
 use crate::value::ColumnValues;
 
@@ -34,6 +35,102 @@ impl ColumnBatch {
             num_levels: 0,
             num_records: 0,
         }
+    }
+
+    /// A batch to write: `values` (the non-null ones) and their levels, checked against
+    /// `column`: values of its physical type (and width), as many as the definition
+    /// levels at the maximum, levels up to the column's maxima, no levels where the
+    /// column has none, and a first repetition level of 0.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the rule broken.
+    pub fn try_new(
+        column: &ColumnDescriptor,
+        values: ColumnValues,
+        def_levels: Vec<u16>,
+        rep_levels: Vec<u16>,
+    ) -> Result<Self> {
+        let num_levels = if column.max_def_level > 0 {
+            def_levels.len()
+        } else if column.max_rep_level > 0 {
+            rep_levels.len()
+        } else {
+            values.len()
+        };
+        let num_records = if column.max_rep_level > 0 {
+            rep_levels.iter().filter(|&&r| r == 0).count()
+        } else {
+            num_levels
+        };
+        let batch = Self {
+            values,
+            def_levels,
+            rep_levels,
+            num_levels,
+            num_records,
+        };
+        batch.check(column)?;
+        Ok(batch)
+    }
+
+    /// Checks the batch against `column` (see [`try_new`](Self::try_new)).
+    pub(crate) fn check(&self, column: &ColumnDescriptor) -> Result<()> {
+        let fail = |what: String| Err(Error::input(what));
+        if self.values.physical_type() != column.physical_type {
+            return fail(format!(
+                "{:?} values for a {:?} column",
+                self.values.physical_type(),
+                column.physical_type
+            ));
+        }
+        if let ColumnValues::FixedLenByteArray(v) = &self.values
+            && v.width() != column.type_length
+        {
+            return fail(format!(
+                "values of {} bytes for a FIXED_LEN_BYTE_ARRAY({})",
+                v.width(),
+                column.type_length
+            ));
+        }
+        for (levels, max, what) in [
+            (&self.def_levels, column.max_def_level, "definition"),
+            (&self.rep_levels, column.max_rep_level, "repetition"),
+        ] {
+            if max == 0 && !levels.is_empty() {
+                return fail(format!("{what} levels for a column that has none"));
+            }
+            if max > 0 && levels.len() != self.num_levels {
+                return fail(format!(
+                    "{} {what} levels where there are {} level entries",
+                    levels.len(),
+                    self.num_levels
+                ));
+            }
+            if let Some((i, level)) = levels.iter().enumerate().find(|(_, l)| **l > max) {
+                return fail(format!(
+                    "{what} level {level} at entry {i}, past the maximum {max}"
+                ));
+            }
+        }
+        if self.rep_levels.first().is_some_and(|&r| r != 0) {
+            return fail("a first repetition level that is not 0".to_owned());
+        }
+        let present = if column.max_def_level > 0 {
+            self.def_levels
+                .iter()
+                .filter(|&&d| d == column.max_def_level)
+                .count()
+        } else {
+            self.num_levels
+        };
+        if present != self.values.len() {
+            return fail(format!(
+                "{} values where the definition levels say {present}",
+                self.values.len()
+            ));
+        }
+        Ok(())
     }
 
     /// The non-null values.

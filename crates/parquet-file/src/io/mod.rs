@@ -1,7 +1,8 @@
-//! Positioned reads: where the reader gets its bytes from.
+//! Where files come from and go to: positioned reads ([`Source`]) for the reader, appends
+//! ([`Sink`]) for the writer.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Write};
 
 use bytes::Bytes;
 
@@ -141,5 +142,47 @@ impl<S: Source + ?Sized> Source for std::sync::Arc<S> {
 
     fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
         (**self).read_at(offset, len)
+    }
+}
+
+/// Where a writer puts a file: bytes appended in order, never rewritten, so that a file can
+/// go straight to a socket or an object store's multipart upload.
+///
+/// Every [`Write`] is a sink: a [`File`], a `Vec<u8>`, a `BufWriter`, standard output.
+/// Something that is not a `Write` (an asynchronous upload, say) implements this instead.
+///
+/// ```
+/// use parquet_file::Sink;
+///
+/// let mut sink = Vec::new();
+/// Sink::write_all(&mut sink, b"PAR1")?;
+/// sink.finish()?;
+/// assert_eq!(sink, b"PAR1");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub trait Sink {
+    /// Appends `bytes`.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the underlying sink reports.
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()>;
+
+    /// Called once after the footer: the file is complete (flush buffers, complete an
+    /// upload).
+    ///
+    /// # Errors
+    ///
+    /// Whatever the underlying sink reports.
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+impl<W: Write> Sink for W {
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        Write::write_all(self, bytes)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.flush()
     }
 }

@@ -1,0 +1,556 @@
+//! Writing files: [`FileWriter`] takes column batches (or rows, shredded into them),
+//! encodes and compresses pages as they fill, and flushes a row group at its limits, so
+//! that it holds about one row group of encoded pages at a time.
+
+mod column;
+mod options;
+mod statistics;
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use parquet_crypto::{Module, ModuleCipher};
+use parquet_thrift as thrift;
+
+pub use options::{
+    BloomFilterOptions, CREATED_BY, ColumnOptions, PageVersion, StatisticsLevel, WriterOptions,
+};
+
+use self::column::{ColumnWriter, FinishedChunk, Position};
+use crate::column::ColumnBatch;
+use crate::error::{Crypto, Error, ErrorKind, Result};
+use crate::io::Sink;
+use crate::metadata::{FileMetaData, MAGIC};
+use crate::schema::{ColumnDescriptor, Repetition, Schema};
+
+/// Records written to every column between checks of the row group's size.
+const STEP: usize = 8192;
+
+/// `values[range]`, or nothing for a range outside (never, for ranges of a checked batch).
+pub(crate) fn slice<T>(values: &[T], range: std::ops::Range<usize>) -> &[T] {
+    values.get(range).unwrap_or_default()
+}
+
+/// The cipher of a column's modules, and the row group they belong to (for the AAD).
+pub(crate) struct Cipher<'a> {
+    pub cipher: &'a ModuleCipher,
+    pub row_group: usize,
+}
+
+impl Cipher<'_> {
+    /// Appends `plaintext` encrypted as `module`.
+    pub(crate) fn encrypt(
+        &self,
+        module: Module,
+        plaintext: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        self.cipher
+            .encrypt(module, plaintext, out)
+            .crypto("encrypting a module")
+    }
+}
+
+/// Whether the writer can take more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Open,
+    Finished,
+    Failed,
+}
+
+/// The page indexes of a column chunk, written after the last row group.
+struct ChunkIndexes {
+    column_index: Option<thrift::ColumnIndex<'static>>,
+    offset_index: thrift::OffsetIndex,
+}
+
+/// Writes a Parquet file to a [`Sink`].
+///
+/// Data goes in as [`ColumnBatch`]es, one per leaf column and all of the same number of
+/// records ([`write_batches`](Self::write_batches)). Pages are encoded and compressed
+/// as they fill; a row group is written out when it reaches the row or byte limit of the
+/// [`WriterOptions`], or when [`flush_row_group`](Self::flush_row_group) is called;
+/// [`finish`](Self::finish) writes the page indexes and the footer.
+///
+/// Input that the writer refuses (a batch that does not fit the schema) is an error that
+/// changes nothing: the writer goes on as if the call had not been made. An error of the
+/// sink, or one while a row group is half written, stops the writer: every later call
+/// fails with [`ErrorKind::WriterClosed`], and no footer is written, so the file is
+/// never one that points at half a row group.
+///
+/// ```
+/// use parquet_file::{
+///     ColumnBatch, ColumnValues, FileReader, FileWriter, PhysicalType, Schema, SchemaField,
+///     WriterOptions,
+/// };
+///
+/// let schema = Schema::try_new("schema", [SchemaField::optional("id", PhysicalType::Int64)])?;
+/// let mut writer = FileWriter::new(Vec::new(), schema.clone(), WriterOptions::new())?;
+/// let ids = ColumnBatch::try_new(
+///     schema.column(0)?,
+///     ColumnValues::Int64(vec![1, 3]),
+///     vec![1, 0, 1],
+///     vec![],
+/// )?;
+/// writer.write_batches(&[ids])?;
+/// let metadata = writer.finish()?;
+/// assert_eq!(metadata.num_rows(), 3);
+///
+/// let file = parquet_file::Bytes::from(writer.into_inner());
+/// let reader = FileReader::open(file)?;
+/// assert_eq!(reader.metadata().num_rows(), 3);
+/// # Ok::<(), parquet_file::Error>(())
+/// ```
+pub struct FileWriter<S: Sink> {
+    sink: S,
+    schema: Arc<Schema>,
+    options: WriterOptions,
+    columns: Vec<ColumnWriter>,
+    /// Per column, the definition level of each repeated ancestor, from the outermost.
+    repeated_def_levels: Vec<Vec<u16>>,
+    /// Bytes written to the sink.
+    written: u64,
+    /// Rows in the row group being filled.
+    group_rows: u64,
+    num_rows: u64,
+    row_groups: Vec<thrift::RowGroup<'static>>,
+    indexes: Vec<Vec<ChunkIndexes>>,
+    state: State,
+}
+
+impl<S: Sink> FileWriter<S> {
+    /// A writer of files of `schema` to `sink`, which it starts with the magic bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`] for options that do not fit a column (an encoding its
+    /// type does not have, sorting columns that do not exist), [`ErrorKind::Unsupported`]
+    /// for a codec whose cargo feature is off, or the sink's error.
+    pub fn new(
+        mut sink: S,
+        schema: impl Into<Arc<Schema>>,
+        options: WriterOptions,
+    ) -> Result<Self> {
+        let schema = schema.into();
+        if let Some(path) = options
+            .columns
+            .keys()
+            .find(|path| schema.column_index(path).is_none())
+        {
+            return Err(Error::input(format!(
+                "options for {path}, which is not a leaf column"
+            )));
+        }
+        if let Some(sorting) = options
+            .sorting_columns
+            .iter()
+            .find(|s| s.column >= schema.columns().len())
+        {
+            return Err(Error::input(format!(
+                "sorting column {} of a schema of {} leaf columns",
+                sorting.column,
+                schema.columns().len()
+            )));
+        }
+        let columns = schema
+            .columns()
+            .iter()
+            .enumerate()
+            .map(|(i, column)| ColumnWriter::new(column, i, &options))
+            .collect::<Result<Vec<_>>>()?;
+        let repeated_def_levels = schema
+            .columns()
+            .iter()
+            .map(|column| repeated_def_levels(&schema, column))
+            .collect();
+        Sink::write_all(&mut sink, MAGIC)?;
+        Ok(Self {
+            sink,
+            schema,
+            options,
+            columns,
+            repeated_def_levels,
+            written: MAGIC.len() as u64,
+            group_rows: 0,
+            num_rows: 0,
+            row_groups: Vec::new(),
+            indexes: Vec::new(),
+            state: State::Open,
+        })
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &Arc<Schema> {
+        &self.schema
+    }
+
+    /// Bytes written to the sink so far.
+    pub fn bytes_written(&self) -> u64 {
+        self.written
+    }
+
+    /// Rows taken so far (written out, or in the row group being filled).
+    pub fn num_rows(&self) -> u64 {
+        self.num_rows + self.group_rows
+    }
+
+    /// The sink.
+    pub fn sink(&self) -> &S {
+        &self.sink
+    }
+
+    /// The sink, given back (after [`finish`](Self::finish), a whole file).
+    pub fn into_inner(self) -> S {
+        self.sink
+    }
+
+    fn check_open(&self) -> Result<()> {
+        match self.state {
+            State::Open => Ok(()),
+            State::Finished => Err(ErrorKind::WriterClosed { failed: false }.into()),
+            State::Failed => Err(ErrorKind::WriterClosed { failed: true }.into()),
+        }
+    }
+
+    /// Marks the writer failed when `result` is an error.
+    fn guard<T>(&mut self, result: Result<T>) -> Result<T> {
+        if result.is_err() {
+            self.state = State::Failed;
+        }
+        result
+    }
+
+    /// Writes one batch per leaf column, in schema order, all of the same number of
+    /// records.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`] when the batches do not fit the schema (nothing is
+    /// written then, and the writer goes on); [`ErrorKind::WriterClosed`] after
+    /// [`finish`](Self::finish) or a failure; the sink's error, or one while encoding
+    /// (these stop the writer).
+    pub fn write_batches(&mut self, batches: &[ColumnBatch]) -> Result<()> {
+        self.check_open()?;
+        self.check_batches(batches)?;
+        let mut records = batches.first().map_or(0, ColumnBatch::num_records);
+        let mut positions = vec![Position::default(); batches.len()];
+        while records > 0 {
+            let room = usize::try_from(self.options.row_group_rows as u64 - self.group_rows)
+                .unwrap_or(usize::MAX);
+            let step = records.min(room).min(STEP);
+            for ((column, batch), at) in self.columns.iter_mut().zip(batches).zip(&mut positions) {
+                let written = column.write(batch, *at, step, None);
+                match written {
+                    Ok(end) => *at = end,
+                    Err(e) => {
+                        self.state = State::Failed;
+                        return Err(e.in_column(&column.column().path));
+                    }
+                }
+            }
+            self.group_rows += step as u64;
+            records -= step;
+            let bytes: usize = self.columns.iter().map(ColumnWriter::buffered_bytes).sum();
+            if self.group_rows >= self.options.row_group_rows as u64
+                || bytes >= self.options.row_group_bytes
+            {
+                self.flush_row_group()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks batches against the schema: one per leaf of its type, the same number of
+    /// records, levels the schema allows.
+    fn check_batches(&self, batches: &[ColumnBatch]) -> Result<()> {
+        let columns = self.schema.columns();
+        if batches.len() != columns.len() {
+            return Err(Error::input(format!(
+                "{} batches for a schema of {} leaf columns",
+                batches.len(),
+                columns.len()
+            )));
+        }
+        let records = batches.first().map_or(0, ColumnBatch::num_records);
+        for ((batch, column), repeated) in
+            batches.iter().zip(columns).zip(&self.repeated_def_levels)
+        {
+            let fail = |what: String| Err(Error::input(what).in_column(&column.path));
+            batch.check(column).map_err(|e| e.in_column(&column.path))?;
+            if batch.num_records() != records {
+                return fail(format!(
+                    "{} records where the first column has {records}",
+                    batch.num_records()
+                ));
+            }
+            // A level entry that continues a list (repetition level r > 0) needs the list
+            // at depth r to have an element before and at it.
+            let def = batch.def_levels();
+            let rep = batch.rep_levels();
+            for (i, &r) in rep.iter().enumerate().skip(1).filter(|(_, r)| **r > 0) {
+                let needed = repeated
+                    .get(usize::from(r) - 1)
+                    .copied()
+                    .unwrap_or(u16::MAX);
+                let before = def.get(i - 1).copied().unwrap_or(0);
+                let here = def.get(i).copied().unwrap_or(0);
+                if before < needed || here < needed {
+                    return fail(format!(
+                        "level entry {i} continues a list at repetition level {r} that is \
+                         empty or null (definition levels {before} then {here}, below {needed})"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes out the row group being filled (nothing when it is empty).
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::WriterClosed`] after [`finish`](Self::finish) or a failure; the sink's
+    /// error, or one while encoding (these stop the writer).
+    pub fn flush_row_group(&mut self) -> Result<()> {
+        self.check_open()?;
+        if self.group_rows == 0 {
+            return Ok(());
+        }
+        let result = self.write_row_group();
+        self.guard(result)
+    }
+
+    fn write_row_group(&mut self) -> Result<()> {
+        let ordinal = self.row_groups.len();
+        let ordinal16 = i16::try_from(ordinal)
+            .map_err(|_| Error::limit("row groups", ordinal as u64 + 1, i16::MAX as u64))?;
+        let start = self.written;
+        let mut chunks = Vec::with_capacity(self.columns.len());
+        let mut indexes = Vec::with_capacity(self.columns.len());
+        let mut filters = Vec::new();
+        for column in &mut self.columns {
+            let path = column.column().path.clone();
+            let mut chunk = column.finish(None).map_err(|e| e.in_column(&path))?;
+            let base = self.written;
+            Sink::write_all(&mut self.sink, &chunk.bytes)?;
+            self.written += chunk.bytes.len() as u64;
+            let descriptor = column.column();
+            indexes.push(ChunkIndexes {
+                offset_index: column::offset_index(
+                    &chunk.pages,
+                    base + chunk.data_offset,
+                    self.options.size_statistics
+                        && descriptor.physical_type == parquet_core::PhysicalType::ByteArray,
+                ),
+                column_index: chunk.column_index.clone(),
+            });
+            if let Some(filter) = chunk.bloom_filter.take() {
+                filters.push((chunks.len(), filter));
+            }
+            let codec = self.options.settings(descriptor)?.compression.codec();
+            chunks.push(thrift::ColumnChunk {
+                file_offset: 0,
+                meta_data: Some(chunk_metadata(descriptor, chunk, base, codec)),
+                ..thrift::ColumnChunk::default()
+            });
+        }
+        for (index, filter) in filters {
+            let offset = self.written;
+            let mut bytes = Vec::with_capacity(filter.num_bytes() + 16);
+            thrift::BloomFilterHeader {
+                num_bytes: i32::try_from(filter.num_bytes()).unwrap_or(i32::MAX),
+                algorithm: thrift::BloomFilterAlgorithm::Block(thrift::SplitBlockAlgorithm {}),
+                hash: thrift::BloomFilterHash::XxHash(thrift::XxHash {}),
+                compression: thrift::BloomFilterCompression::Uncompressed(thrift::Uncompressed {}),
+            }
+            .write_to(&mut bytes)
+            .map_err(|e| Error::decode("Bloom filter header", e))?;
+            filter.write_bitset(&mut bytes);
+            Sink::write_all(&mut self.sink, &bytes)?;
+            self.written += bytes.len() as u64;
+            if let Some(meta) = chunks.get_mut(index).and_then(|c| c.meta_data.as_mut()) {
+                meta.bloom_filter_offset = Some(offset.cast_signed());
+                meta.bloom_filter_length = i32::try_from(bytes.len()).ok();
+            }
+        }
+        let total = |f: fn(&thrift::ColumnMetaData<'_>) -> i64| {
+            chunks
+                .iter()
+                .filter_map(|c| c.meta_data.as_ref())
+                .map(f)
+                .sum::<i64>()
+        };
+        self.row_groups.push(thrift::RowGroup {
+            total_byte_size: total(|m| m.total_uncompressed_size),
+            total_compressed_size: Some(total(|m| m.total_compressed_size)),
+            columns: chunks,
+            num_rows: self.group_rows.cast_signed(),
+            sorting_columns: (!self.options.sorting_columns.is_empty()).then(|| {
+                self.options
+                    .sorting_columns
+                    .iter()
+                    .map(|s| thrift::SortingColumn {
+                        column_idx: i32::try_from(s.column).unwrap_or(i32::MAX),
+                        descending: s.descending,
+                        nulls_first: s.nulls_first,
+                    })
+                    .collect()
+            }),
+            file_offset: Some(start.cast_signed()),
+            ordinal: Some(ordinal16),
+        });
+        self.indexes.push(indexes);
+        self.num_rows += self.group_rows;
+        self.group_rows = 0;
+        Ok(())
+    }
+
+    /// Writes the last row group, the page indexes and the footer, and finishes the sink.
+    /// Gives the file's metadata, as a reader of the file sees it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::WriterClosed`] when already finished or failed (then no footer is
+    /// written); the sink's error.
+    pub fn finish(&mut self) -> Result<FileMetaData> {
+        self.check_open()?;
+        let result = self.write_footer();
+        match result {
+            Ok(metadata) => {
+                self.state = State::Finished;
+                Ok(metadata)
+            }
+            Err(e) => {
+                self.state = State::Failed;
+                Err(e)
+            }
+        }
+    }
+
+    fn write_footer(&mut self) -> Result<FileMetaData> {
+        if self.group_rows > 0 {
+            self.write_row_group()?;
+        }
+        // Column indexes, then offset indexes, as parquet-java lays them out.
+        for (group, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
+            for (chunk, index) in group.columns.iter_mut().zip(indexes) {
+                if let Some(column_index) = &index.column_index {
+                    let mut bytes = Vec::new();
+                    column_index
+                        .write_to(&mut bytes)
+                        .map_err(|e| Error::decode("column index", e))?;
+                    chunk.column_index_offset = Some(self.written.cast_signed());
+                    chunk.column_index_length = i32::try_from(bytes.len()).ok();
+                    Sink::write_all(&mut self.sink, &bytes)?;
+                    self.written += bytes.len() as u64;
+                }
+            }
+        }
+        if self.options.page_index {
+            for (group, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
+                for (chunk, index) in group.columns.iter_mut().zip(indexes) {
+                    let mut bytes = Vec::new();
+                    index
+                        .offset_index
+                        .write_to(&mut bytes)
+                        .map_err(|e| Error::decode("offset index", e))?;
+                    chunk.offset_index_offset = Some(self.written.cast_signed());
+                    chunk.offset_index_length = i32::try_from(bytes.len()).ok();
+                    Sink::write_all(&mut self.sink, &bytes)?;
+                    self.written += bytes.len() as u64;
+                }
+            }
+        }
+        let file = thrift::FileMetaData {
+            version: 1,
+            schema: self.schema.to_elements(),
+            num_rows: self.num_rows.cast_signed(),
+            row_groups: std::mem::take(&mut self.row_groups),
+            key_value_metadata: (!self.options.key_value_metadata.is_empty()).then(|| {
+                self.options
+                    .key_value_metadata
+                    .iter()
+                    .map(|kv| thrift::KeyValue {
+                        key: Cow::Borrowed(kv.key.as_str()),
+                        value: kv.value.as_deref().map(Cow::Borrowed),
+                    })
+                    .collect()
+            }),
+            created_by: Some(Cow::Borrowed(self.options.created_by.as_str())),
+            column_orders: Some(
+                self.schema
+                    .columns()
+                    .iter()
+                    .map(|_| thrift::ColumnOrder::TypeOrder(thrift::TypeDefinedOrder {}))
+                    .collect(),
+            ),
+            encryption_algorithm: None,
+            footer_signing_key_metadata: None,
+        };
+        let mut footer = Vec::new();
+        file.write_to(&mut footer)
+            .map_err(|e| Error::decode("footer", e))?;
+        let length = u32::try_from(footer.len())
+            .map_err(|_| Error::limit("footer size", footer.len() as u64, u32::MAX.into()))?;
+        Sink::write_all(&mut self.sink, &footer)?;
+        Sink::write_all(&mut self.sink, &length.to_le_bytes())?;
+        Sink::write_all(&mut self.sink, MAGIC)?;
+        self.written += footer.len() as u64 + 8;
+        self.sink.finish()?;
+        let bytes = Bytes::from(footer);
+        let (decoded, _) =
+            thrift::FileMetaData::read_from(&bytes).map_err(|e| Error::decode("footer", e))?;
+        let schema = Schema::clone(&self.schema);
+        Ok(FileMetaData::from_thrift(&decoded, &bytes, schema, None)?.0)
+    }
+}
+
+/// The metadata of a chunk written at `base`.
+fn chunk_metadata(
+    descriptor: &ColumnDescriptor,
+    chunk: FinishedChunk,
+    base: u64,
+    codec: parquet_compress::Codec,
+) -> thrift::ColumnMetaData<'static> {
+    thrift::ColumnMetaData {
+        type_: crate::schema::thrift_type(descriptor.physical_type),
+        encodings: chunk.encodings.iter().map(|e| e.to_thrift()).collect(),
+        path_in_schema: descriptor
+            .path
+            .parts()
+            .iter()
+            .map(|p| Cow::Owned(p.clone()))
+            .collect(),
+        codec: thrift::CompressionCodec(codec.parquet_id().unwrap_or_default()),
+        num_values: chunk.num_values.cast_signed(),
+        total_uncompressed_size: chunk.uncompressed_size.cast_signed(),
+        total_compressed_size: (chunk.bytes.len() as u64).cast_signed(),
+        key_value_metadata: None,
+        data_page_offset: (base + chunk.data_offset).cast_signed(),
+        index_page_offset: None,
+        dictionary_page_offset: chunk.has_dictionary.then_some(base.cast_signed()),
+        statistics: chunk.statistics,
+        encoding_stats: Some(chunk.encoding_stats.into()),
+        bloom_filter_offset: None,
+        bloom_filter_length: None,
+        size_statistics: chunk.size_statistics.map(Box::new),
+        geospatial_statistics: None,
+    }
+}
+
+/// The definition level of each repeated node on the path to the leaf `column`,
+/// outermost first.
+fn repeated_def_levels(schema: &Schema, column: &ColumnDescriptor) -> Vec<u16> {
+    let mut levels = Vec::new();
+    let mut node = schema.node(column.node);
+    while let Some(n) = node {
+        if n.repetition == Repetition::Repeated && n.parent.is_some() {
+            levels.push(n.def_level);
+        }
+        node = n.parent.and_then(|p| schema.node(p));
+    }
+    levels.reverse();
+    levels
+}

@@ -1,0 +1,487 @@
+//! The writer: files written with every encoding, codec and page version read back
+//! equal by our reader, pass its verification (checksums, statistics, page indexes,
+//! Bloom filters checked against the data), and refuse bad input without harm.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss
+)] // Small generated values.
+
+use bytes::Bytes;
+use parquet_file::{
+    BloomFilterOptions, ByteArrayBatch, Codec, ColumnBatch, ColumnOptions, ColumnValues, Encoding,
+    ErrorKind, FileReader, FileWriter, FixedLenByteArrayBatch, Int96, LogicalType, PageVersion,
+    PhysicalType, ReadOptions, Repetition, Schema, SchemaField, StatisticsLevel, WriterOptions,
+};
+
+/// A small deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 11
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn schema() -> Schema {
+    use PhysicalType as P;
+    Schema::try_new(
+        "schema",
+        [
+            SchemaField::required("bool", P::Boolean),
+            SchemaField::optional("i32", P::Int32),
+            SchemaField::optional("u64", P::Int64).with_logical_type(LogicalType::Integer {
+                bits: 64,
+                signed: false,
+            }),
+            SchemaField::optional("int96", P::Int96),
+            SchemaField::optional("float", P::Float),
+            SchemaField::required("double", P::Double),
+            SchemaField::optional("string", P::ByteArray).with_logical_type(LogicalType::String),
+            SchemaField::fixed_len_byte_array("decimal", Repetition::Optional, 8)
+                .with_logical_type(LogicalType::Decimal {
+                    scale: 2,
+                    precision: 18,
+                }),
+            SchemaField::list(
+                "list",
+                Repetition::Optional,
+                SchemaField::optional("element", P::Int64),
+            ),
+        ],
+    )
+    .unwrap()
+}
+
+/// Definition levels of an optional top-level column: one in `nulls` null.
+fn optional_levels(rng: &mut Rng, rows: usize, nulls: u64) -> Vec<u16> {
+    (0..rows)
+        .map(|_| u16::from(rng.below(nulls) != 0))
+        .collect()
+}
+
+/// `rows` rows of the schema's columns, with nulls, repeats (for dictionaries), NaNs,
+/// zeros of both signs and long strings.
+fn batches(schema: &Schema, rows: usize, seed: u64) -> Vec<ColumnBatch> {
+    let mut rng = Rng(seed);
+    let columns = schema.columns();
+    let present = |def: &[u16]| def.iter().filter(|&&d| d == 1).count();
+    let mut out = Vec::new();
+    let bools: Vec<bool> = (0..rows).map(|_| rng.below(3) == 0).collect();
+    out.push(
+        ColumnBatch::try_new(&columns[0], ColumnValues::Boolean(bools), vec![], vec![]).unwrap(),
+    );
+    let def = optional_levels(&mut rng, rows, 7);
+    let ints = (0..present(&def))
+        .map(|_| rng.below(1000) as i32 - 500)
+        .collect();
+    out.push(ColumnBatch::try_new(&columns[1], ColumnValues::Int32(ints), def, vec![]).unwrap());
+    let def = optional_levels(&mut rng, rows, 5);
+    let longs = (0..present(&def))
+        .map(|_| rng.next().wrapping_mul(3) as i64)
+        .collect();
+    out.push(ColumnBatch::try_new(&columns[2], ColumnValues::Int64(longs), def, vec![]).unwrap());
+    let def = optional_levels(&mut rng, rows, 4);
+    let int96 = (0..present(&def))
+        .map(|_| {
+            Int96::from_le_bytes({
+                let mut b = [0u8; 12];
+                b[..8].copy_from_slice(&rng.next().to_le_bytes());
+                b[8..].copy_from_slice(&(2_440_588 + rng.below(100) as u32).to_le_bytes());
+                b
+            })
+        })
+        .collect();
+    out.push(ColumnBatch::try_new(&columns[3], ColumnValues::Int96(int96), def, vec![]).unwrap());
+    let def = optional_levels(&mut rng, rows, 6);
+    let floats = (0..present(&def))
+        .map(|_| match rng.below(50) {
+            0 => f32::NAN,
+            1 => -0.0,
+            2 => 0.0,
+            n => n as f32 * 0.5 - 12.0,
+        })
+        .collect();
+    out.push(ColumnBatch::try_new(&columns[4], ColumnValues::Float(floats), def, vec![]).unwrap());
+    let doubles = (0..rows).map(|_| rng.below(1 << 20) as f64 / 7.0).collect();
+    out.push(
+        ColumnBatch::try_new(&columns[5], ColumnValues::Double(doubles), vec![], vec![]).unwrap(),
+    );
+    let def = optional_levels(&mut rng, rows, 8);
+    let mut strings = ByteArrayBatch::new();
+    for _ in 0..present(&def) {
+        let s = match rng.below(10) {
+            0 => "é".repeat(40 + rng.below(40) as usize),
+            1 => String::new(),
+            n => format!("value-{}", n * 1000 + rng.below(30)),
+        };
+        strings.push(s.as_bytes()).unwrap();
+    }
+    out.push(
+        ColumnBatch::try_new(&columns[6], ColumnValues::ByteArray(strings), def, vec![]).unwrap(),
+    );
+    let def = optional_levels(&mut rng, rows, 9);
+    let mut decimals = FixedLenByteArrayBatch::with_capacity(8, 0);
+    for _ in 0..present(&def) {
+        let v = rng.below(2_000_000) as i64 - 1_000_000;
+        decimals.push(&v.to_be_bytes()).unwrap();
+    }
+    out.push(
+        ColumnBatch::try_new(
+            &columns[7],
+            ColumnValues::FixedLenByteArray(decimals),
+            def,
+            vec![],
+        )
+        .unwrap(),
+    );
+    // The list: null (0), empty (1), or elements that are null (2) or present (3).
+    let (mut def, mut rep, mut values) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rows {
+        match rng.below(6) {
+            n @ (0 | 1) => {
+                def.push(n as u16);
+                rep.push(0);
+            }
+            _ => {
+                for i in 0..=rng.below(4) {
+                    rep.push(u16::from(i > 0));
+                    if rng.below(5) == 0 {
+                        def.push(2);
+                    } else {
+                        def.push(3);
+                        values.push(rng.below(100) as i64);
+                    }
+                }
+            }
+        }
+    }
+    out.push(ColumnBatch::try_new(&columns[8], ColumnValues::Int64(values), def, rep).unwrap());
+    out
+}
+
+/// Writes `batches` with `options`, checks the file verifies, and reads every column
+/// back whole.
+fn round_trip(
+    schema: &Schema,
+    batches: &[ColumnBatch],
+    options: WriterOptions,
+) -> Vec<ColumnBatch> {
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+    writer.write_batches(batches).unwrap();
+    let metadata = writer.finish().unwrap();
+    let file = Bytes::from(writer.into_inner());
+    let reader = FileReader::with_options(file, ReadOptions::new().verify_checksums(true)).unwrap();
+    assert_eq!(reader.metadata().num_rows(), metadata.num_rows());
+    let verification = reader.verify().unwrap();
+    assert!(verification.is_ok(), "{:#?}", verification.disagreements);
+    (0..schema.columns().len())
+        .map(|c| {
+            let mut batch = ColumnBatch::new(schema.column(c).unwrap());
+            for g in 0..reader.num_row_groups() {
+                let mut chunk = reader.column_chunk(g, c).unwrap();
+                while chunk.read_records(1 << 20, &mut batch).unwrap() > 0 {}
+            }
+            batch
+        })
+        .collect()
+}
+
+fn assert_equal(read: &[ColumnBatch], written: &[ColumnBatch], what: &str) {
+    for (i, (r, w)) in read.iter().zip(written).enumerate() {
+        // NaN != NaN: compare floats by bits.
+        match (r.values(), w.values()) {
+            (ColumnValues::Float(a), ColumnValues::Float(b)) => {
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(a), bits(b), "{what}: column {i}");
+            }
+            _ => assert_eq!(r.values(), w.values(), "{what}: column {i}"),
+        }
+        assert_eq!(r.def_levels(), w.def_levels(), "{what}: column {i}");
+        assert_eq!(r.rep_levels(), w.rep_levels(), "{what}: column {i}");
+        assert_eq!(r.num_records(), w.num_records(), "{what}: column {i}");
+    }
+}
+
+/// Per-column options that give every column `encoding` where it fits, dictionary off.
+fn with_encoding(schema: &Schema, encoding: Encoding, options: WriterOptions) -> WriterOptions {
+    use PhysicalType as P;
+    schema.columns().iter().fold(options, |options, column| {
+        let fits = match encoding {
+            Encoding::Rle => column.physical_type == P::Boolean,
+            Encoding::DeltaBinaryPacked => matches!(column.physical_type, P::Int32 | P::Int64),
+            Encoding::DeltaLengthByteArray => column.physical_type == P::ByteArray,
+            Encoding::DeltaByteArray => {
+                matches!(column.physical_type, P::ByteArray | P::FixedLenByteArray)
+            }
+            Encoding::ByteStreamSplit => matches!(
+                column.physical_type,
+                P::Float | P::Double | P::Int32 | P::Int64 | P::FixedLenByteArray
+            ),
+            _ => true,
+        };
+        let encoding = if fits { encoding } else { Encoding::Plain };
+        options.with_column(
+            column.path.clone(),
+            ColumnOptions {
+                encoding: Some(encoding),
+                dictionary: Some(false),
+                ..ColumnOptions::default()
+            },
+        )
+    })
+}
+
+#[test]
+fn every_encoding_round_trips_in_both_page_versions() {
+    let schema = schema();
+    let written = batches(&schema, 5000, 1);
+    for version in [PageVersion::V1, PageVersion::V2] {
+        for encoding in [
+            Encoding::Plain,
+            Encoding::Rle,
+            Encoding::DeltaBinaryPacked,
+            Encoding::DeltaLengthByteArray,
+            Encoding::DeltaByteArray,
+            Encoding::ByteStreamSplit,
+        ] {
+            let options = WriterOptions::new()
+                .with_page_version(version)
+                .with_page_rows(700);
+            let options = with_encoding(&schema, encoding, options);
+            let read = round_trip(&schema, &written, options);
+            assert_equal(&read, &written, &format!("{encoding:?} {version:?}"));
+        }
+        // Dictionary, legacy dictionary, and a dictionary that fills up and falls back.
+        for options in [
+            WriterOptions::new(),
+            WriterOptions::new().with_legacy_dictionary(true),
+            WriterOptions::new().with_dictionary_page_bytes(600),
+            WriterOptions::new()
+                .with_dictionary_page_bytes(100)
+                .with_column(
+                    "string",
+                    ColumnOptions {
+                        encoding: Some(Encoding::DeltaByteArray),
+                        ..ColumnOptions::default()
+                    },
+                ),
+        ] {
+            let options = options.with_page_version(version).with_page_bytes(2000);
+            let read = round_trip(&schema, &written, options.clone());
+            assert_equal(&read, &written, &format!("{options:?}"));
+        }
+    }
+}
+
+#[test]
+fn every_codec_round_trips() {
+    let schema = schema();
+    let written = batches(&schema, 3000, 2);
+    for codec in Codec::ALL {
+        if codec.parquet_id().is_none() || !codec.is_enabled() {
+            continue;
+        }
+        for version in [PageVersion::V1, PageVersion::V2] {
+            let options = WriterOptions::new()
+                .with_compression(codec)
+                .with_page_version(version)
+                .with_page_rows(1000)
+                .with_row_group_rows(1700);
+            let read = round_trip(&schema, &written, options);
+            assert_equal(&read, &written, &format!("{codec:?} {version:?}"));
+        }
+    }
+}
+
+#[test]
+fn legacy_bit_packed_levels_round_trip() {
+    let schema = schema();
+    let written = batches(&schema, 2000, 3);
+    let options = WriterOptions::new()
+        .with_bit_packed_levels(true)
+        .with_legacy_dictionary(true);
+    let read = round_trip(&schema, &written, options);
+    assert_equal(&read, &written, "BIT_PACKED levels");
+}
+
+#[test]
+fn statistics_and_indexes_describe_the_data() {
+    let schema = schema();
+    let written = batches(&schema, 4000, 4);
+    let options = WriterOptions::new()
+        .with_page_rows(500)
+        .with_truncate_length(Some(16))
+        .with_bloom_filter(Some(BloomFilterOptions::default()))
+        .with_distinct_count(true);
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+    writer.write_batches(&written).unwrap();
+    writer.finish().unwrap();
+    let reader = FileReader::open(Bytes::from(writer.into_inner())).unwrap();
+    assert!(reader.verify().unwrap().is_ok());
+    let group = &reader.metadata().row_groups()[0];
+    // The string column's long values are truncated: its max is not exact.
+    let strings = group.columns()[6].metadata().unwrap();
+    let stats = strings.statistics().unwrap();
+    assert!(stats.max_value.as_ref().unwrap().len() <= 16);
+    assert_eq!(stats.is_max_value_exact, Some(false));
+    assert!(
+        strings
+            .size_statistics()
+            .unwrap()
+            .unencoded_byte_array_data_bytes
+            .unwrap()
+            > 0
+    );
+    // Every column but INT96 has a column index; all have an offset index of 8 pages.
+    for c in 0..schema.columns().len() {
+        let offsets = reader.offset_index(0, c).unwrap().unwrap();
+        assert_eq!(offsets.page_locations.len(), 8, "column {c}");
+        let index = reader.column_index(0, c).unwrap();
+        assert_eq!(index.is_some(), c != 3, "column {c}");
+        assert!(
+            reader.bloom_filter(0, c).unwrap().is_some() == (c != 0),
+            "column {c}"
+        );
+    }
+    // The float column's NaNs are counted, never bounds.
+    let floats = group.columns()[4].metadata().unwrap().statistics().unwrap();
+    assert!(floats.nan_count.unwrap() > 0);
+    let min = f32::from_le_bytes(floats.min_value.as_ref().unwrap()[..].try_into().unwrap());
+    assert!(!min.is_nan());
+}
+
+#[test]
+fn bad_batches_are_refused_and_the_writer_goes_on() {
+    let schema = schema();
+    let good = batches(&schema, 100, 5);
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), WriterOptions::new()).unwrap();
+    writer.write_batches(&good).unwrap();
+    // Too few batches; a batch of another length.
+    let refuse = |writer: &mut FileWriter<Vec<u8>>, batches: &[ColumnBatch]| {
+        let err = writer.write_batches(batches).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+            "{err}"
+        );
+    };
+    refuse(&mut writer, &good[..3]);
+    let mut short = good.clone();
+    short[1] = batches(&schema, 99, 5).swap_remove(1);
+    refuse(&mut writer, &short);
+    // A list continued where it is null: definition level 0, then repetition level 1.
+    let column = schema.column(8).unwrap();
+    let mut contradicting = good.clone();
+    contradicting[8] =
+        ColumnBatch::try_new(column, ColumnValues::Int64(vec![5]), vec![0, 3], vec![0, 1]).unwrap();
+    for (c, batch) in contradicting.iter_mut().enumerate().take(8) {
+        *batch = batches(&schema, 1, 6).swap_remove(c);
+    }
+    refuse(&mut writer, &contradicting);
+    // What the batch constructor refuses.
+    let ints = schema.column(1).unwrap();
+    let cases = [
+        ColumnBatch::try_new(ints, ColumnValues::Int64(vec![1]), vec![1], vec![]),
+        ColumnBatch::try_new(ints, ColumnValues::Int32(vec![1, 2]), vec![1, 0], vec![]),
+        ColumnBatch::try_new(ints, ColumnValues::Int32(vec![1]), vec![2], vec![]),
+        ColumnBatch::try_new(ints, ColumnValues::Int32(vec![1]), vec![1], vec![0]),
+        ColumnBatch::try_new(column, ColumnValues::Int64(vec![]), vec![1], vec![1]),
+    ];
+    for case in cases {
+        let err = case.unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+            "{err}"
+        );
+    }
+    // The writer went on: the file holds the good rows twice.
+    writer.write_batches(&good).unwrap();
+    writer.finish().unwrap();
+    let err = writer.write_batches(&good).unwrap_err();
+    assert!(matches!(
+        err.kind(),
+        ErrorKind::WriterClosed { failed: false }
+    ));
+    assert!(writer.finish().is_err());
+    let file = Bytes::from(writer.into_inner());
+    let reader = FileReader::open(file).unwrap();
+    assert_eq!(reader.metadata().num_rows(), 200);
+}
+
+/// A sink that fails after some bytes.
+struct Failing {
+    left: usize,
+    bytes: Vec<u8>,
+}
+
+impl std::io::Write for Failing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() > self.left {
+            return Err(std::io::Error::other("disk full"));
+        }
+        self.left -= buf.len();
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_failed_sink_stops_the_writer_without_a_footer() {
+    let schema = schema();
+    let good = batches(&schema, 2000, 7);
+    let sink = Failing {
+        left: 5000,
+        bytes: Vec::new(),
+    };
+    let options = WriterOptions::new().with_row_group_rows(500);
+    let mut writer = FileWriter::new(sink, schema, options).unwrap();
+    let err = writer.write_batches(&good).unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Io { .. }), "{err}");
+    let err = writer.write_batches(&good).unwrap_err();
+    assert!(matches!(
+        err.kind(),
+        ErrorKind::WriterClosed { failed: true }
+    ));
+    assert!(writer.finish().is_err());
+    let bytes = writer.into_inner().bytes;
+    assert!(!bytes.ends_with(b"PAR1"));
+}
+
+#[test]
+fn options_that_do_not_fit_a_column_are_refused() {
+    let schema = schema();
+    for options in [
+        WriterOptions::new().with_encoding(Encoding::DeltaBinaryPacked),
+        WriterOptions::new().with_column(
+            "bool",
+            ColumnOptions {
+                encoding: Some(Encoding::ByteStreamSplit),
+                ..ColumnOptions::default()
+            },
+        ),
+        WriterOptions::new().with_column("nope", ColumnOptions::default()),
+        WriterOptions::new().with_compression(Codec::Deflate),
+    ] {
+        let err = FileWriter::new(Vec::new(), schema.clone(), options)
+            .err()
+            .unwrap();
+        assert!(
+            matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+            "{err}"
+        );
+    }
+    let _ = StatisticsLevel::None;
+}
