@@ -55,6 +55,15 @@ impl ByteArrayBatch {
         self.data.clear();
     }
 
+    /// Keeps the first `len` values (all of them when there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.len() {
+            self.offsets.truncate(len + 1);
+            let end = self.offsets.last().map_or(0, |&o| o as usize);
+            self.data.truncate(end);
+        }
+    }
+
     /// Reserves room for `values` more values of `bytes` more bytes.
     pub fn reserve(&mut self, values: usize, bytes: usize) {
         self.offsets.reserve(values);
@@ -288,6 +297,12 @@ impl FixedLenByteArrayBatch {
     pub fn clear(&mut self) {
         self.len = 0;
         self.data.clear();
+    }
+
+    /// Keeps the first `len` values (all of them when there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+        self.data.truncate(self.len * self.width);
     }
 
     /// Value `index`, if there is one.

@@ -10,11 +10,14 @@
     clippy::cast_sign_loss
 )] // Small generated values.
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 use parquet_file::{
     BloomFilterOptions, ByteArrayBatch, Codec, ColumnBatch, ColumnOptions, ColumnValues, Encoding,
-    ErrorKind, FileReader, FileWriter, FixedLenByteArrayBatch, Int96, LogicalType, PageVersion,
-    PhysicalType, ReadOptions, Repetition, Schema, SchemaField, StatisticsLevel, WriterOptions,
+    ErrorKind, Field, FileReader, FileWriter, FixedLenByteArrayBatch, Int96, LogicalType,
+    PageVersion, PhysicalType, ReadOptions, Repetition, Row, Schema, SchemaField, StatisticsLevel,
+    WriterOptions,
 };
 
 /// A small deterministic generator.
@@ -484,4 +487,240 @@ fn options_that_do_not_fit_a_column_are_refused() {
         );
     }
     let _ = StatisticsLevel::None;
+}
+
+/// Every row read back, as the reader assembles them.
+fn rows_of(file: Vec<u8>) -> Vec<Row> {
+    let reader = FileReader::open(Bytes::from(file)).unwrap();
+    assert!(reader.verify().unwrap().is_ok());
+    reader.rows().map(Result::unwrap).collect()
+}
+
+#[test]
+fn rows_shred_into_what_reads_back_as_them() {
+    // Rows of every type, read from a file of column batches, written again as rows.
+    let schema = schema();
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), WriterOptions::new()).unwrap();
+    writer.write_batches(&batches(&schema, 3000, 8)).unwrap();
+    writer.finish().unwrap();
+    let rows = rows_of(writer.into_inner());
+    let options = WriterOptions::new().with_row_group_rows(1000);
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+    for row in &rows {
+        writer.write_row(row).unwrap();
+    }
+    assert_eq!(writer.num_rows(), 3000);
+    writer.finish().unwrap();
+    let again = rows_of(writer.into_inner());
+    // NaN != NaN: compare their debug text.
+    assert_eq!(format!("{again:?}"), format!("{rows:?}"));
+}
+
+fn nested_schema() -> Schema {
+    use PhysicalType as P;
+    let string = |name: &str, rep| {
+        SchemaField::primitive(name, rep, P::ByteArray).with_logical_type(LogicalType::String)
+    };
+    Schema::try_new(
+        "schema",
+        [
+            SchemaField::required("id", P::Int64),
+            SchemaField::group(
+                "person",
+                Repetition::Optional,
+                [
+                    string("name", Repetition::Required),
+                    SchemaField::optional("age", P::Int32),
+                    SchemaField::list(
+                        "phones",
+                        Repetition::Optional,
+                        SchemaField::group(
+                            "element",
+                            Repetition::Optional,
+                            [
+                                string("number", Repetition::Required),
+                                string("kind", Repetition::Optional),
+                            ],
+                        ),
+                    ),
+                ],
+            ),
+            SchemaField::map(
+                "scores",
+                Repetition::Optional,
+                string("key", Repetition::Required),
+                Some(SchemaField::list(
+                    "value",
+                    Repetition::Optional,
+                    SchemaField::optional("element", P::Double),
+                )),
+            ),
+            SchemaField::list(
+                "matrix",
+                Repetition::Required,
+                SchemaField::list(
+                    "element",
+                    Repetition::Optional,
+                    SchemaField::required("element", P::Int32),
+                ),
+            ),
+        ],
+    )
+    .unwrap()
+}
+
+fn s(v: &str) -> Field {
+    Field::Str(v.to_owned())
+}
+
+fn group(fields: Vec<(&str, Field)>) -> Field {
+    Field::Group(fields.into_iter().map(|(n, f)| (Arc::from(n), f)).collect())
+}
+
+fn nested_rows(n: usize, seed: u64) -> Vec<Row> {
+    let mut rng = Rng(seed);
+    (0..n)
+        .map(|i| {
+            let person = match rng.below(4) {
+                0 => Field::Null,
+                _ => group(vec![
+                    ("name", s(&format!("p{i}"))),
+                    (
+                        "age",
+                        if rng.below(3) == 0 {
+                            Field::Null
+                        } else {
+                            Field::Int(rng.below(90) as i64)
+                        },
+                    ),
+                    (
+                        "phones",
+                        match rng.below(4) {
+                            0 => Field::Null,
+                            1 => Field::List(vec![]),
+                            _ => Field::List(
+                                (0..=rng.below(3))
+                                    .map(|j| match rng.below(5) {
+                                        0 => Field::Null,
+                                        k => group(vec![
+                                            ("number", s(&format!("555-{j}"))),
+                                            ("kind", if k == 1 { Field::Null } else { s("home") }),
+                                        ]),
+                                    })
+                                    .collect(),
+                            ),
+                        },
+                    ),
+                ]),
+            };
+            let scores = match rng.below(4) {
+                0 => Field::Null,
+                1 => Field::Map(vec![]),
+                _ => Field::Map(
+                    (0..=rng.below(3))
+                        .map(|k| {
+                            let value = match rng.below(3) {
+                                0 => Field::Null,
+                                _ => Field::List(
+                                    (0..rng.below(3))
+                                        .map(|_| {
+                                            if rng.below(4) == 0 {
+                                                Field::Null
+                                            } else {
+                                                Field::Double(rng.below(100) as f64)
+                                            }
+                                        })
+                                        .collect(),
+                                ),
+                            };
+                            (s(&format!("k{k}")), value)
+                        })
+                        .collect(),
+                ),
+            };
+            let matrix = Field::List(
+                (0..rng.below(3))
+                    .map(|_| match rng.below(4) {
+                        0 => Field::Null,
+                        _ => Field::List((0..rng.below(4)).map(|v| Field::Int(v as i64)).collect()),
+                    })
+                    .collect(),
+            );
+            Row::new(vec![
+                (Arc::from("id"), Field::Int(i as i64)),
+                (Arc::from("person"), person),
+                (Arc::from("scores"), scores),
+                (Arc::from("matrix"), matrix),
+            ])
+        })
+        .collect()
+}
+
+#[test]
+fn nested_rows_with_nulls_at_every_level_round_trip() {
+    let schema = nested_schema();
+    let rows = nested_rows(2000, 9);
+    for version in [PageVersion::V1, PageVersion::V2] {
+        let options = WriterOptions::new()
+            .with_page_version(version)
+            .with_page_rows(300);
+        let mut writer = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        for row in &rows {
+            writer.write_row(row).unwrap();
+        }
+        writer.finish().unwrap();
+        assert_eq!(rows_of(writer.into_inner()), rows, "{version:?}");
+    }
+}
+
+#[test]
+fn rows_that_do_not_fit_are_refused_whole() {
+    let schema = nested_schema();
+    let rows = nested_rows(10, 10);
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), WriterOptions::new()).unwrap();
+    writer.write_row(&rows[0]).unwrap();
+    let bad = [
+        // A required field missing, and null.
+        Row::new(vec![(Arc::from("matrix"), Field::List(vec![]))]),
+        Row::new(vec![
+            (Arc::from("id"), Field::Null),
+            (Arc::from("matrix"), Field::List(vec![])),
+        ]),
+        // A field the schema does not have.
+        Row::new(vec![
+            (Arc::from("id"), Field::Int(1)),
+            (Arc::from("nope"), Field::Int(1)),
+        ]),
+        // A value of the wrong kind, deep inside, after levels of other columns were added.
+        Row::new(vec![
+            (Arc::from("id"), Field::Int(1)),
+            (
+                Arc::from("person"),
+                group(vec![("name", s("x")), ("age", s("old"))]),
+            ),
+        ]),
+        // A list where a group is.
+        Row::new(vec![
+            (Arc::from("id"), Field::Int(1)),
+            (Arc::from("person"), Field::List(vec![])),
+        ]),
+        // An INT32 out of range.
+        Row::new(vec![
+            (Arc::from("id"), Field::Int(1)),
+            (
+                Arc::from("person"),
+                group(vec![("name", s("x")), ("age", Field::Int(1 << 40))]),
+            ),
+        ]),
+    ];
+    for row in &bad {
+        let err = writer.write_row(row).unwrap_err();
+        assert!(
+            matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+            "{err}"
+        );
+    }
+    writer.write_row(&rows[1]).unwrap();
+    writer.finish().unwrap();
+    assert_eq!(rows_of(writer.into_inner()), rows[..2]);
 }

@@ -133,6 +133,46 @@ impl ColumnBatch {
         Ok(())
     }
 
+    /// Where the batch ends now, to [`truncate`](Self::truncate) back to.
+    pub(crate) fn mark(&self) -> (usize, usize, usize, usize, usize) {
+        (
+            self.values.len(),
+            self.def_levels.len(),
+            self.rep_levels.len(),
+            self.num_levels,
+            self.num_records,
+        )
+    }
+
+    /// Drops what was appended since `mark`.
+    pub(crate) fn truncate(&mut self, mark: (usize, usize, usize, usize, usize)) {
+        let (values, def, rep, levels, records) = mark;
+        self.values.truncate(values);
+        self.def_levels.truncate(def);
+        self.rep_levels.truncate(rep);
+        self.num_levels = levels;
+        self.num_records = records;
+    }
+
+    /// The values, to append to (with [`push_level`](Self::push_level) for each).
+    pub(crate) fn values_mut(&mut self) -> &mut ColumnValues {
+        &mut self.values
+    }
+
+    /// Appends a level entry of `column`.
+    pub(crate) fn push_level(&mut self, column: &ColumnDescriptor, def: u16, rep: u16) {
+        if column.max_def_level > 0 {
+            self.def_levels.push(def);
+        }
+        if column.max_rep_level > 0 {
+            self.rep_levels.push(rep);
+        }
+        self.num_levels += 1;
+        if rep == 0 {
+            self.num_records += 1;
+        }
+    }
+
     /// The non-null values.
     pub fn values(&self) -> &ColumnValues {
         &self.values

@@ -1,6 +1,10 @@
 //! Records: leaf columns' levels assembled into rows (the Dremel algorithm), with the
 //! backward-compatibility rules of the logical types spec for LIST and MAP.
 
+mod shred;
+
+pub(crate) use shred::Shredder;
+
 use std::sync::Arc;
 
 use crate::column::{ColumnBatch, ColumnChunkReader};

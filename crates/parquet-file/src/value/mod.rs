@@ -81,6 +81,20 @@ impl ColumnValues {
         self.len() == 0
     }
 
+    /// Keeps the first `len` values.
+    pub fn truncate(&mut self, len: usize) {
+        match self {
+            Self::Boolean(v) => v.truncate(len),
+            Self::Int32(v) => v.truncate(len),
+            Self::Int64(v) => v.truncate(len),
+            Self::Int96(v) => v.truncate(len),
+            Self::Float(v) => v.truncate(len),
+            Self::Double(v) => v.truncate(len),
+            Self::ByteArray(v) => v.truncate(len),
+            Self::FixedLenByteArray(v) => v.truncate(len),
+        }
+    }
+
     /// Removes every value, keeping the memory.
     pub fn clear(&mut self) {
         match self {

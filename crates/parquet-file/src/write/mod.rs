@@ -22,6 +22,7 @@ use crate::column::ColumnBatch;
 use crate::error::{Crypto, Error, ErrorKind, Result};
 use crate::io::Sink;
 use crate::metadata::{FileMetaData, MAGIC};
+use crate::record::{Row, Shredder};
 use crate::schema::{ColumnDescriptor, Repetition, Schema};
 
 /// Records written to every column between checks of the row group's size.
@@ -69,7 +70,8 @@ struct ChunkIndexes {
 /// Writes a Parquet file to a [`Sink`].
 ///
 /// Data goes in as [`ColumnBatch`]es, one per leaf column and all of the same number of
-/// records ([`write_batches`](Self::write_batches)). Pages are encoded and compressed
+/// records ([`write_batches`](Self::write_batches)), or as [`Row`]s
+/// ([`write_row`](Self::write_row)), shredded into such batches. Pages are encoded and compressed
 /// as they fill; a row group is written out when it reaches the row or byte limit of the
 /// [`WriterOptions`], or when [`flush_row_group`](Self::flush_row_group) is called;
 /// [`finish`](Self::finish) writes the page indexes and the footer.
@@ -118,6 +120,8 @@ pub struct FileWriter<S: Sink> {
     row_groups: Vec<thrift::RowGroup<'static>>,
     indexes: Vec<Vec<ChunkIndexes>>,
     state: State,
+    /// Rows given to [`write_row`](Self::write_row), shredded, not yet written.
+    shredded: Option<(Shredder, Vec<ColumnBatch>)>,
 }
 
 impl<S: Sink> FileWriter<S> {
@@ -178,6 +182,7 @@ impl<S: Sink> FileWriter<S> {
             row_groups: Vec::new(),
             indexes: Vec::new(),
             state: State::Open,
+            shredded: None,
         })
     }
 
@@ -191,9 +196,14 @@ impl<S: Sink> FileWriter<S> {
         self.written
     }
 
-    /// Rows taken so far (written out, or in the row group being filled).
+    /// Rows taken so far (written out, in the row group being filled, or buffered).
     pub fn num_rows(&self) -> u64 {
-        self.num_rows + self.group_rows
+        let buffered = self
+            .shredded
+            .as_ref()
+            .and_then(|(_, b)| b.first())
+            .map_or(0, ColumnBatch::num_records);
+        self.num_rows + self.group_rows + buffered as u64
     }
 
     /// The sink.
@@ -234,6 +244,50 @@ impl<S: Sink> FileWriter<S> {
     pub fn write_batches(&mut self, batches: &[ColumnBatch]) -> Result<()> {
         self.check_open()?;
         self.check_batches(batches)?;
+        self.write_shredded()?;
+        self.write_checked(batches)
+    }
+
+    /// Writes a row: its fields shredded into levels and values of each leaf column
+    /// (Dremel), buffered and written a batch of rows at a time.
+    ///
+    /// A row's fields are matched to the schema's by name; a field the schema has that the
+    /// row lacks is null. Each leaf value must be of a kind its column stores: the
+    /// [`Field`](crate::Field) the reader gives for it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`] for a row that does not fit the schema (a null or
+    /// missing required field, a field the schema does not have, a value its column does
+    /// not store): nothing of it is written, and the writer goes on.
+    /// [`ErrorKind::WriterClosed`] after [`finish`](Self::finish) or a failure.
+    pub fn write_row(&mut self, row: &Row) -> Result<()> {
+        self.check_open()?;
+        let (shredder, batches) = self.shredded.get_or_insert_with(|| {
+            let shredder = Shredder::new(&self.schema);
+            let batches = shredder.batches();
+            (shredder, batches)
+        });
+        shredder.shred(row, batches)?;
+        if batches.first().map_or(0, ColumnBatch::num_records) >= STEP {
+            self.write_shredded()?;
+        }
+        Ok(())
+    }
+
+    /// Writes the rows [`write_row`](Self::write_row) buffered.
+    fn write_shredded(&mut self) -> Result<()> {
+        let Some((shredder, mut batches)) = self.shredded.take() else {
+            return Ok(());
+        };
+        let result = self.write_checked(&batches);
+        batches.iter_mut().for_each(ColumnBatch::clear);
+        self.shredded = Some((shredder, batches));
+        result
+    }
+
+    /// Writes batches that fit the schema.
+    fn write_checked(&mut self, batches: &[ColumnBatch]) -> Result<()> {
         let mut records = batches.first().map_or(0, ColumnBatch::num_records);
         let mut positions = vec![Position::default(); batches.len()];
         while records > 0 {
@@ -315,6 +369,7 @@ impl<S: Sink> FileWriter<S> {
     /// error, or one while encoding (these stop the writer).
     pub fn flush_row_group(&mut self) -> Result<()> {
         self.check_open()?;
+        self.write_shredded()?;
         if self.group_rows == 0 {
             return Ok(());
         }
@@ -416,6 +471,7 @@ impl<S: Sink> FileWriter<S> {
     /// written); the sink's error.
     pub fn finish(&mut self) -> Result<FileMetaData> {
         self.check_open()?;
+        self.write_shredded()?;
         let result = self.write_footer();
         match result {
             Ok(metadata) => {
