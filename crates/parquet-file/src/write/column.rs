@@ -384,11 +384,13 @@ pub(crate) struct PageSpan {
     pub byte_array_bytes: i64,
 }
 
-/// A column chunk, encoded: its bytes (dictionary page first) and everything its metadata,
-/// indexes and Bloom filter say.
+/// A column chunk, encoded: its pages (dictionary page first), each header and body as
+/// stored, and everything its metadata, indexes and Bloom filter say.
 pub(crate) struct FinishedChunk {
-    pub bytes: Vec<u8>,
-    /// The offset of the first data page in `bytes` (after the dictionary page).
+    pub pages_bytes: Vec<Vec<u8>>,
+    /// The bytes of all pages.
+    pub len: u64,
+    /// The offset of the first data page in the chunk (after the dictionary page).
     pub data_offset: u64,
     pub has_dictionary: bool,
     pub num_values: u64,
@@ -430,10 +432,13 @@ pub(crate) struct ColumnWriter {
     page: PageBuffer,
     /// The dictionary, while values are dictionary-encoded.
     dictionary: Option<Dictionary>,
-    /// Whether the dictionary filled up in this chunk.
-    fell_back: bool,
-    /// The data pages written (header and body as stored).
-    data: Vec<u8>,
+    /// The dictionary page, stored when the dictionary filled up.
+    dictionary_page: Option<Vec<u8>>,
+    /// The data pages written, each its header and body as stored (one allocation of
+    /// its exact size each: no slack of a growing buffer).
+    data: Vec<Vec<u8>>,
+    /// The bytes of `data`.
+    data_len: usize,
     dictionary_pages: usize,
     pages: Vec<PageSpan>,
     index: Vec<IndexEntry>,
@@ -467,16 +472,14 @@ type PageModules<'c, 'a> = Option<(&'c Cipher<'a>, Module, Module)>;
 
 impl Sealer {
     /// Stores the page in `body` (its first `raw` bytes, the levels of a v2 page, left
-    /// uncompressed): compresses and encrypts it, sets `header`'s sizes and CRC, and
-    /// appends header and page to `out`. Gives the bytes the page takes uncompressed,
-    /// header included.
+    /// uncompressed): compresses and encrypts it, and sets `header`'s sizes and CRC. Gives
+    /// the header and page as stored, and the bytes they take uncompressed.
     fn store(
         &mut self,
         raw: usize,
         header: &mut thrift::PageHeader<'_>,
         modules: PageModules<'_, '_>,
-        out: &mut Vec<u8>,
-    ) -> Result<u64> {
+    ) -> Result<(Vec<u8>, u64)> {
         let (levels, values) = self.body.split_at(raw.min(self.body.len()));
         self.compressed.clear();
         self.compressed.extend_from_slice(levels);
@@ -502,14 +505,15 @@ impl Sealer {
         header
             .write_to(&mut self.header)
             .map_err(|e| Error::decode("page header", e))?;
-        let start = out.len();
+        let overhead = parquet_crypto::GCM_MODULE_OVERHEAD.max(parquet_crypto::CTR_MODULE_OVERHEAD);
+        let mut out = Vec::with_capacity(self.header.len() + overhead + stored.len());
         match modules {
-            Some((cipher, module, _)) => cipher.encrypt(module, &self.header, out)?,
+            Some((cipher, module, _)) => cipher.encrypt(module, &self.header, &mut out)?,
             None => out.extend_from_slice(&self.header),
         }
-        let header_len = out.len() - start;
+        let uncompressed = (out.len() + self.body.len()) as u64;
         out.extend_from_slice(stored);
-        Ok((header_len + self.body.len()) as u64)
+        Ok((out, uncompressed))
     }
 }
 
@@ -555,8 +559,9 @@ impl ColumnWriter {
             ),
             page: PageBuffer::new(column),
             dictionary,
-            fell_back: false,
+            dictionary_page: None,
             data: Vec::new(),
+            data_len: 0,
             dictionary_pages: 0,
             pages: Vec::new(),
             index: Vec::new(),
@@ -591,7 +596,7 @@ impl ColumnWriter {
 
     /// Bytes this chunk holds so far: pages written, and the page being filled.
     pub(crate) fn buffered_bytes(&self) -> usize {
-        self.data.len() + self.page_estimate()
+        self.data_len + self.page_estimate()
     }
 
     /// Writes `records` records of `batch` from `at`, giving where they end.
@@ -665,21 +670,22 @@ impl ColumnWriter {
         let levels = from.level..to.level;
         let values = from.value..to.value;
         let values_src = batch.values();
-        if let Some(dictionary) = self.dictionary.as_mut().filter(|_| !self.fell_back) {
+        if let Some(dictionary) = &mut self.dictionary {
             let before = self.page.indices.len();
             if !dictionary.intern(values_src, values.clone(), &mut self.page.indices) {
                 // The dictionary is full: the page so far keeps its indices; these values
                 // and all after them are written in the column's encoding. Entries the
-                // failed batch added stay, unused, within the limit.
+                // failed batch added stay, unused, within the limit. The dictionary page
+                // is stored now, and the dictionary (its hash table too) freed.
                 self.page.indices.truncate(before);
                 self.flush_page(cipher)?;
-                self.fell_back = true;
-                if self.dictionary_pages == 0 {
-                    self.dictionary = None;
+                if self.dictionary_pages > 0 {
+                    self.dictionary_page = Some(self.dictionary_page(cipher)?);
                 }
+                self.dictionary = None;
             }
         }
-        let dictionary_encoded = self.dictionary.is_some() && !self.fell_back;
+        let dictionary_encoded = self.dictionary.is_some();
         if !dictionary_encoded {
             append_values(&mut self.page.values, values_src, values.clone())?;
         }
@@ -738,7 +744,7 @@ impl ColumnWriter {
         if self.page.levels == 0 {
             return Ok(());
         }
-        let dictionary_encoded = self.dictionary.is_some() && !self.fell_back;
+        let dictionary_encoded = self.dictionary.is_some();
         let encoding = match (dictionary_encoded, self.shared.legacy_dictionary) {
             (true, true) => Encoding::PlainDictionary,
             (true, false) => Encoding::RleDictionary,
@@ -806,21 +812,21 @@ impl ColumnWriter {
                 },
             )
         });
-        let offset = self.data.len();
         let raw = if v2 { levels_len } else { 0 };
-        self.uncompressed += self
-            .sealer
-            .store(raw, &mut header, modules, &mut self.data)?;
+        let (page, uncompressed) = self.sealer.store(raw, &mut header, modules)?;
+        self.uncompressed += uncompressed;
         *self
             .encoding_stats
             .entry((header.type_.0, encoding.to_thrift().0))
             .or_default() += 1;
         self.pages.push(PageSpan {
-            offset: offset as u64,
-            size: page_size(self.data.len() - offset, "page size")?.cast_unsigned(),
+            offset: self.data_len as u64,
+            size: page_size(page.len(), "page size")?.cast_unsigned(),
             first_row: self.rows,
             byte_array_bytes: self.page.byte_array_bytes,
         });
+        self.data_len += page.len();
+        self.data.push(page);
         self.index.push(bounds);
         self.end_page(dictionary_encoded);
         Ok(())
@@ -928,19 +934,25 @@ impl ColumnWriter {
     /// The writer is ready for the next row group's chunk.
     pub(crate) fn finish(&mut self, cipher: Option<&Cipher<'_>>) -> Result<FinishedChunk> {
         self.flush_page(cipher)?;
-        let mut bytes = Vec::new();
+        let mut pages_bytes = Vec::with_capacity(self.data.len() + 1);
         let mut encodings = Vec::new();
         let has_dictionary = self.dictionary_pages > 0;
         if has_dictionary {
-            self.write_dictionary_page(&mut bytes, cipher)?;
+            let page = match self.dictionary_page.take() {
+                Some(page) => page,
+                None => self.dictionary_page(cipher)?,
+            };
+            pages_bytes.push(page);
             encodings.push(if self.shared.legacy_dictionary {
                 Encoding::PlainDictionary
             } else {
                 Encoding::Plain
             });
         }
-        let data_offset = bytes.len() as u64;
-        bytes.append(&mut self.data);
+        let data_offset = pages_bytes.first().map_or(0, Vec::len) as u64;
+        let len = data_offset + self.data_len as u64;
+        pages_bytes.append(&mut self.data);
+        self.data_len = 0;
         for &(_, encoding) in self.encoding_stats.keys() {
             let encoding = Encoding::from_thrift(thrift::Encoding(encoding));
             if !encodings.contains(&encoding) {
@@ -954,7 +966,7 @@ impl ColumnWriter {
         let distinct = self
             .dictionary
             .as_ref()
-            .filter(|d| self.shared.distinct_count && !self.fell_back && d.counts_distinct())
+            .filter(|d| self.shared.distinct_count && d.counts_distinct())
             .map(|d| d.len() as u64);
         let statistics = (self.settings.statistics != StatisticsLevel::None)
             .then(|| self.thrift_statistics(&self.stats, distinct));
@@ -1000,7 +1012,8 @@ impl ColumnWriter {
             None => None,
         };
         let finished = FinishedChunk {
-            bytes,
+            pages_bytes,
+            len,
             data_offset,
             has_dictionary,
             num_values: self.num_values,
@@ -1024,7 +1037,6 @@ impl ColumnWriter {
         } else if self.settings.dictionary {
             self.dictionary = Dictionary::new(&self.column, self.shared.dictionary_page_bytes);
         }
-        self.fell_back = false;
         self.dictionary_pages = 0;
         self.index.clear();
         self.encoding_stats.clear();
@@ -1037,14 +1049,10 @@ impl ColumnWriter {
         self.byte_array_bytes = 0;
     }
 
-    /// Appends the dictionary page to `out`.
-    fn write_dictionary_page(
-        &mut self,
-        out: &mut Vec<u8>,
-        cipher: Option<&Cipher<'_>>,
-    ) -> Result<()> {
+    /// The dictionary page, header and body as stored.
+    fn dictionary_page(&mut self, cipher: Option<&Cipher<'_>>) -> Result<Vec<u8>> {
         let Some(dictionary) = &self.dictionary else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         self.sealer.body.clear();
         dictionary.write_page(&mut self.sealer.body);
@@ -1069,8 +1077,9 @@ impl ColumnWriter {
                 Module::DictionaryPage { row_group, column },
             )
         });
-        self.uncompressed += self.sealer.store(0, &mut header, modules, out)?;
-        Ok(())
+        let (page, uncompressed) = self.sealer.store(0, &mut header, modules)?;
+        self.uncompressed += uncompressed;
+        Ok(page)
     }
 
     /// The column index of the chunk, unless one may not be written (no statistics per

@@ -389,8 +389,10 @@ impl<S: Sink> FileWriter<S> {
             let path = column.column().path.clone();
             let mut chunk = column.finish(None).map_err(|e| e.in_column(&path))?;
             let base = self.written;
-            Sink::write_all(&mut self.sink, &chunk.bytes)?;
-            self.written += chunk.bytes.len() as u64;
+            for page in &chunk.pages_bytes {
+                Sink::write_all(&mut self.sink, page)?;
+            }
+            self.written += chunk.len;
             let descriptor = column.column();
             indexes.push(ChunkIndexes {
                 offset_index: column::offset_index(
@@ -582,7 +584,7 @@ fn chunk_metadata(
         codec: thrift::CompressionCodec(codec.parquet_id().unwrap_or_default()),
         num_values: chunk.num_values.cast_signed(),
         total_uncompressed_size: chunk.uncompressed_size.cast_signed(),
-        total_compressed_size: (chunk.bytes.len() as u64).cast_signed(),
+        total_compressed_size: chunk.len.cast_signed(),
         key_value_metadata: None,
         data_page_offset: (base + chunk.data_offset).cast_signed(),
         index_page_offset: None,
