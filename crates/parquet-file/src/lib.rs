@@ -123,8 +123,8 @@ pub use schema::{
 };
 pub use value::{ColumnValues, Field};
 pub use write::{
-    BloomFilterOptions, CREATED_BY, ColumnOptions, FileWriter, PageVersion, StatisticsLevel,
-    WriterOptions,
+    BloomFilterOptions, CREATED_BY, ColumnOptions, EncryptionOptions, FileWriter, PageVersion,
+    StatisticsLevel, WriterOptions,
 };
 
 pub use bytes::Bytes;

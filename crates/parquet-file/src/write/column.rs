@@ -460,6 +460,8 @@ struct Sealer {
     compressor: Compressor,
     codec: Codec,
     crc: bool,
+    /// Whether page headers give the size before encryption (as DuckDB writes them).
+    size_before_encryption: bool,
     /// The page being stored, as encoded.
     body: Vec<u8>,
     compressed: Vec<u8>,
@@ -499,7 +501,11 @@ impl Sealer {
             None => &self.compressed,
         };
         header.uncompressed_page_size = page_size(self.body.len(), "page size")?;
-        header.compressed_page_size = page_size(stored.len(), "page size")?;
+        header.compressed_page_size = if self.size_before_encryption {
+            page_size(self.compressed.len(), "page size")?
+        } else {
+            page_size(stored.len(), "page size")?
+        };
         header.crc = self.crc.then(|| crc32fast::hash(stored).cast_signed());
         self.header.clear();
         header
@@ -578,6 +584,7 @@ impl ColumnWriter {
                 compressor: Compressor::new(settings.compression),
                 codec: settings.compression.codec(),
                 crc: shared.crc,
+                size_before_encryption: options.encryption.as_ref().is_some_and(|e| e.empty_aad),
                 body: Vec::new(),
                 compressed: Vec::new(),
                 encrypted: Vec::new(),

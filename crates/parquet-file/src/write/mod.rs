@@ -3,6 +3,7 @@
 //! that it holds about one row group of encoded pages at a time.
 
 mod column;
+mod encryption;
 mod options;
 mod statistics;
 
@@ -13,15 +14,17 @@ use bytes::Bytes;
 use parquet_crypto::{Module, ModuleCipher};
 use parquet_thrift as thrift;
 
+pub use encryption::EncryptionOptions;
 pub use options::{
     BloomFilterOptions, CREATED_BY, ColumnOptions, PageVersion, StatisticsLevel, WriterOptions,
 };
 
 use self::column::{ColumnWriter, FinishedChunk, Position};
+use self::encryption::{ColumnCrypto, FileEncryption};
 use crate::column::ColumnBatch;
 use crate::error::{Crypto, Error, ErrorKind, Result};
 use crate::io::Sink;
-use crate::metadata::{FileMetaData, MAGIC};
+use crate::metadata::{FileMetaData, MAGIC, MAGIC_ENCRYPTED};
 use crate::record::{Row, Shredder};
 use crate::schema::{ColumnDescriptor, Repetition, Schema};
 
@@ -122,6 +125,7 @@ pub struct FileWriter<S: Sink> {
     state: State,
     /// Rows given to [`write_row`](Self::write_row), shredded, not yet written.
     shredded: Option<(Shredder, Vec<ColumnBatch>)>,
+    encryption: Option<FileEncryption>,
 }
 
 impl<S: Sink> FileWriter<S> {
@@ -169,7 +173,16 @@ impl<S: Sink> FileWriter<S> {
             .iter()
             .map(|column| repeated_def_levels(&schema, column))
             .collect();
-        Sink::write_all(&mut sink, MAGIC)?;
+        let encryption = options
+            .encryption
+            .as_ref()
+            .map(|e| FileEncryption::new(e, &schema))
+            .transpose()?;
+        let magic = match &encryption {
+            Some(e) if !e.options.plaintext_footer => MAGIC_ENCRYPTED,
+            _ => MAGIC,
+        };
+        Sink::write_all(&mut sink, magic)?;
         Ok(Self {
             sink,
             schema,
@@ -183,6 +196,7 @@ impl<S: Sink> FileWriter<S> {
             indexes: Vec::new(),
             state: State::Open,
             shredded: None,
+            encryption,
         })
     }
 
@@ -294,8 +308,16 @@ impl<S: Sink> FileWriter<S> {
             let room = usize::try_from(self.options.row_group_rows as u64 - self.group_rows)
                 .unwrap_or(usize::MAX);
             let step = records.min(room).min(STEP);
-            for ((column, batch), at) in self.columns.iter_mut().zip(batches).zip(&mut positions) {
-                let written = column.write(batch, *at, step, None);
+            let row_group = self.row_groups.len();
+            for (c, ((column, batch), at)) in self
+                .columns
+                .iter_mut()
+                .zip(batches)
+                .zip(&mut positions)
+                .enumerate()
+            {
+                let cipher = cipher_of(self.encryption.as_ref(), c, row_group);
+                let written = column.write(batch, *at, step, cipher.as_ref());
                 match written {
                     Ok(end) => *at = end,
                     Err(e) => {
@@ -385,9 +407,12 @@ impl<S: Sink> FileWriter<S> {
         let mut chunks = Vec::with_capacity(self.columns.len());
         let mut indexes = Vec::with_capacity(self.columns.len());
         let mut filters = Vec::new();
-        for column in &mut self.columns {
+        for (c, column) in self.columns.iter_mut().enumerate() {
             let path = column.column().path.clone();
-            let mut chunk = column.finish(None).map_err(|e| e.in_column(&path))?;
+            let cipher = cipher_of(self.encryption.as_ref(), c, ordinal);
+            let mut chunk = column
+                .finish(cipher.as_ref())
+                .map_err(|e| e.in_column(&path))?;
             let base = self.written;
             for page in &chunk.pages_bytes {
                 Sink::write_all(&mut self.sink, page)?;
@@ -410,28 +435,15 @@ impl<S: Sink> FileWriter<S> {
             chunks.push(thrift::ColumnChunk {
                 file_offset: 0,
                 meta_data: Some(chunk_metadata(descriptor, chunk, base, codec)),
+                crypto_metadata: self
+                    .encryption
+                    .as_ref()
+                    .and_then(|e| crypto_metadata(e.columns.get(c)?, descriptor))
+                    .map(Box::new),
                 ..thrift::ColumnChunk::default()
             });
         }
-        for (index, filter) in filters {
-            let offset = self.written;
-            let mut bytes = Vec::with_capacity(filter.num_bytes() + 16);
-            thrift::BloomFilterHeader {
-                num_bytes: i32::try_from(filter.num_bytes()).unwrap_or(i32::MAX),
-                algorithm: thrift::BloomFilterAlgorithm::Block(thrift::SplitBlockAlgorithm {}),
-                hash: thrift::BloomFilterHash::XxHash(thrift::XxHash {}),
-                compression: thrift::BloomFilterCompression::Uncompressed(thrift::Uncompressed {}),
-            }
-            .write_to(&mut bytes)
-            .map_err(|e| Error::decode("Bloom filter header", e))?;
-            filter.write_bitset(&mut bytes);
-            Sink::write_all(&mut self.sink, &bytes)?;
-            self.written += bytes.len() as u64;
-            if let Some(meta) = chunks.get_mut(index).and_then(|c| c.meta_data.as_mut()) {
-                meta.bloom_filter_offset = Some(offset.cast_signed());
-                meta.bloom_filter_length = i32::try_from(bytes.len()).ok();
-            }
-        }
+        self.write_bloom_filters(ordinal, filters, &mut chunks)?;
         let total = |f: fn(&thrift::ColumnMetaData<'_>) -> i64| {
             chunks
                 .iter()
@@ -464,6 +476,51 @@ impl<S: Sink> FileWriter<S> {
         Ok(())
     }
 
+    /// Writes the Bloom filters of row group `ordinal` (by column, after its chunks), and
+    /// records where they are in the chunks' metadata.
+    fn write_bloom_filters(
+        &mut self,
+        ordinal: usize,
+        filters: Vec<(usize, parquet_bloom::Sbbf)>,
+        chunks: &mut [thrift::ColumnChunk<'static>],
+    ) -> Result<()> {
+        for (column, filter) in filters {
+            let offset = self.written;
+            let mut header = Vec::new();
+            thrift::BloomFilterHeader {
+                num_bytes: i32::try_from(filter.num_bytes()).unwrap_or(i32::MAX),
+                algorithm: thrift::BloomFilterAlgorithm::Block(thrift::SplitBlockAlgorithm {}),
+                hash: thrift::BloomFilterHash::XxHash(thrift::XxHash {}),
+                compression: thrift::BloomFilterCompression::Uncompressed(thrift::Uncompressed {}),
+            }
+            .write_to(&mut header)
+            .map_err(|e| Error::decode("Bloom filter header", e))?;
+            let cipher = cipher_of(self.encryption.as_ref(), column, ordinal);
+            let row_group = ordinal;
+            emit(
+                &mut self.sink,
+                &mut self.written,
+                &header,
+                cipher
+                    .as_ref()
+                    .map(|c| (c, Module::BloomFilterHeader { row_group, column })),
+            )?;
+            emit(
+                &mut self.sink,
+                &mut self.written,
+                &filter.to_bitset(),
+                cipher
+                    .as_ref()
+                    .map(|c| (c, Module::BloomFilterBitset { row_group, column })),
+            )?;
+            if let Some(meta) = chunks.get_mut(column).and_then(|c| c.meta_data.as_mut()) {
+                meta.bloom_filter_offset = Some(offset.cast_signed());
+                meta.bloom_filter_length = i32::try_from(self.written - offset).ok();
+            }
+        }
+        Ok(())
+    }
+
     /// Writes the last row group, the page indexes and the footer, and finishes the sink.
     /// Gives the file's metadata, as a reader of the file sees it.
     ///
@@ -492,36 +549,54 @@ impl<S: Sink> FileWriter<S> {
             self.write_row_group()?;
         }
         // Column indexes, then offset indexes, as parquet-java lays them out.
-        for (group, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
-            for (chunk, index) in group.columns.iter_mut().zip(indexes) {
+        for (g, (group, indexes)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
+            for (c, (chunk, index)) in group.columns.iter_mut().zip(indexes).enumerate() {
                 if let Some(column_index) = &index.column_index {
                     let mut bytes = Vec::new();
                     column_index
                         .write_to(&mut bytes)
                         .map_err(|e| Error::decode("column index", e))?;
-                    chunk.column_index_offset = Some(self.written.cast_signed());
-                    chunk.column_index_length = i32::try_from(bytes.len()).ok();
-                    Sink::write_all(&mut self.sink, &bytes)?;
-                    self.written += bytes.len() as u64;
+                    let cipher = cipher_of(self.encryption.as_ref(), c, g);
+                    let module = Module::ColumnIndex {
+                        row_group: g,
+                        column: c,
+                    };
+                    let (offset, length) = emit(
+                        &mut self.sink,
+                        &mut self.written,
+                        &bytes,
+                        cipher.as_ref().map(|cipher| (cipher, module)),
+                    )?;
+                    chunk.column_index_offset = Some(offset.cast_signed());
+                    chunk.column_index_length = i32::try_from(length).ok();
                 }
             }
         }
         if self.options.page_index {
-            for (group, indexes) in self.row_groups.iter_mut().zip(&self.indexes) {
-                for (chunk, index) in group.columns.iter_mut().zip(indexes) {
+            for (g, (group, indexes)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
+                for (c, (chunk, index)) in group.columns.iter_mut().zip(indexes).enumerate() {
                     let mut bytes = Vec::new();
                     index
                         .offset_index
                         .write_to(&mut bytes)
                         .map_err(|e| Error::decode("offset index", e))?;
-                    chunk.offset_index_offset = Some(self.written.cast_signed());
-                    chunk.offset_index_length = i32::try_from(bytes.len()).ok();
-                    Sink::write_all(&mut self.sink, &bytes)?;
-                    self.written += bytes.len() as u64;
+                    let cipher = cipher_of(self.encryption.as_ref(), c, g);
+                    let module = Module::OffsetIndex {
+                        row_group: g,
+                        column: c,
+                    };
+                    let (offset, length) = emit(
+                        &mut self.sink,
+                        &mut self.written,
+                        &bytes,
+                        cipher.as_ref().map(|cipher| (cipher, module)),
+                    )?;
+                    chunk.offset_index_offset = Some(offset.cast_signed());
+                    chunk.offset_index_length = i32::try_from(length).ok();
                 }
             }
         }
-        let file = thrift::FileMetaData {
+        let mut file = thrift::FileMetaData {
             version: 1,
             schema: self.schema.to_elements(),
             num_rows: self.num_rows.cast_signed(),
@@ -547,22 +622,177 @@ impl<S: Sink> FileWriter<S> {
             encryption_algorithm: None,
             footer_signing_key_metadata: None,
         };
-        let mut footer = Vec::new();
-        file.write_to(&mut footer)
+        // The metadata as a reader with every key sees it, before any is encrypted.
+        let mut plain = Vec::new();
+        file.write_to(&mut plain)
             .map_err(|e| Error::decode("footer", e))?;
-        let length = u32::try_from(footer.len())
-            .map_err(|_| Error::limit("footer size", footer.len() as u64, u32::MAX.into()))?;
-        Sink::write_all(&mut self.sink, &footer)?;
+        let tail = match &self.encryption {
+            None => plain.clone(),
+            Some(encryption) => encrypted_footer(&mut file, encryption)?,
+        };
+        let length = u32::try_from(tail.len())
+            .map_err(|_| Error::limit("footer size", tail.len() as u64, u32::MAX.into()))?;
+        let magic = match &self.encryption {
+            Some(e) if !e.options.plaintext_footer => MAGIC_ENCRYPTED,
+            _ => MAGIC,
+        };
+        Sink::write_all(&mut self.sink, &tail)?;
         Sink::write_all(&mut self.sink, &length.to_le_bytes())?;
-        Sink::write_all(&mut self.sink, MAGIC)?;
-        self.written += footer.len() as u64 + 8;
+        Sink::write_all(&mut self.sink, magic)?;
+        self.written += tail.len() as u64 + 8;
         self.sink.finish()?;
-        let bytes = Bytes::from(footer);
+        let bytes = Bytes::from(plain);
         let (decoded, _) =
             thrift::FileMetaData::read_from(&bytes).map_err(|e| Error::decode("footer", e))?;
         let schema = Schema::clone(&self.schema);
         Ok(FileMetaData::from_thrift(&decoded, &bytes, schema, None)?.0)
     }
+}
+
+/// Writes `bytes` to `sink` at `written`, encrypted as `module` when given a cipher.
+/// Gives where it went and its length as written.
+fn emit<S: Sink>(
+    sink: &mut S,
+    written: &mut u64,
+    bytes: &[u8],
+    module: Option<(&Cipher<'_>, Module)>,
+) -> Result<(u64, usize)> {
+    let offset = *written;
+    let length = if let Some((cipher, module)) = module {
+        let mut encrypted = Vec::with_capacity(bytes.len() + parquet_crypto::GCM_MODULE_OVERHEAD);
+        cipher.encrypt(module, bytes, &mut encrypted)?;
+        Sink::write_all(sink, &encrypted)?;
+        encrypted.len()
+    } else {
+        Sink::write_all(sink, bytes)?;
+        bytes.len()
+    };
+    *written += length as u64;
+    Ok((offset, length))
+}
+
+/// The cipher of column `column` in row group `row_group`, when it is encrypted.
+fn cipher_of(
+    encryption: Option<&FileEncryption>,
+    column: usize,
+    row_group: usize,
+) -> Option<Cipher<'_>> {
+    let cipher = encryption?.columns.get(column)?.cipher()?;
+    Some(Cipher { cipher, row_group })
+}
+
+/// How a column chunk says it is encrypted.
+fn crypto_metadata(
+    crypto: &ColumnCrypto,
+    column: &ColumnDescriptor,
+) -> Option<thrift::ColumnCryptoMetaData<'static>> {
+    match crypto {
+        ColumnCrypto::Plaintext => None,
+        ColumnCrypto::FooterKey(_) => Some(thrift::ColumnCryptoMetaData::EncryptionWithFooterKey(
+            thrift::EncryptionWithFooterKey {},
+        )),
+        ColumnCrypto::ColumnKey { key_metadata, .. } => {
+            Some(thrift::ColumnCryptoMetaData::EncryptionWithColumnKey(
+                thrift::EncryptionWithColumnKey {
+                    path_in_schema: column
+                        .path
+                        .parts()
+                        .iter()
+                        .map(|p| Cow::Owned(p.clone()))
+                        .collect(),
+                    key_metadata: key_metadata.clone().map(Cow::Owned),
+                },
+            ))
+        }
+    }
+}
+
+/// Encrypts the column metadata of `file` as Encryption.md asks, and gives the footer
+/// as written: `FileCryptoMetaData` and the encrypted `FileMetaData`, or the plaintext
+/// `FileMetaData` and its signature.
+fn encrypted_footer<'a>(
+    file: &mut thrift::FileMetaData<'a>,
+    encryption: &'a FileEncryption,
+) -> Result<Vec<u8>> {
+    let options = &encryption.options;
+    for (g, group) in file.row_groups.iter_mut().enumerate() {
+        for (c, chunk) in group.columns.iter_mut().enumerate() {
+            let crypto = encryption.columns.get(c);
+            let cipher = match crypto {
+                Some(ColumnCrypto::ColumnKey { cipher, .. }) => cipher,
+                // In a plaintext footer, a column under the footer key hides its metadata
+                // too; in an encrypted footer, the footer's encryption covers it.
+                Some(ColumnCrypto::FooterKey(cipher)) if options.plaintext_footer => cipher,
+                _ => continue,
+            };
+            let Some(meta) = chunk.meta_data.as_mut() else {
+                continue;
+            };
+            let mut bytes = Vec::new();
+            meta.write_to(&mut bytes)
+                .map_err(|e| Error::decode("column metadata", e))?;
+            let mut encrypted = Vec::new();
+            Cipher {
+                cipher,
+                row_group: g,
+            }
+            .encrypt(
+                Module::ColumnMetaData {
+                    row_group: g,
+                    column: c,
+                },
+                &bytes,
+                &mut encrypted,
+            )?;
+            chunk.encrypted_column_metadata = Some(Cow::Owned(encrypted));
+            if options.plaintext_footer {
+                // What old readers need to skip the column, without what it would
+                // reveal of the values.
+                meta.statistics = None;
+                meta.size_statistics = None;
+                meta.geospatial_statistics = None;
+                meta.encoding_stats = None;
+                meta.bloom_filter_offset = None;
+                meta.bloom_filter_length = None;
+            } else {
+                chunk.meta_data = None;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if options.plaintext_footer {
+        file.encryption_algorithm = Some(encryption.algorithm());
+        file.footer_signing_key_metadata =
+            options.footer_key_metadata.as_deref().map(Cow::Borrowed);
+        file.write_to(&mut out)
+            .map_err(|e| Error::decode("footer", e))?;
+        let signature =
+            parquet_crypto::sign_footer(&options.footer_key, &encryption.file_aad, &out)
+                .crypto("signing the footer")?;
+        out.extend_from_slice(&signature);
+    } else {
+        thrift::FileCryptoMetaData {
+            encryption_algorithm: encryption.algorithm(),
+            key_metadata: options.footer_key_metadata.as_deref().map(Cow::Borrowed),
+        }
+        .write_to(&mut out)
+        .map_err(|e| Error::decode("file crypto metadata", e))?;
+        let mut footer = Vec::new();
+        file.write_to(&mut footer)
+            .map_err(|e| Error::decode("footer", e))?;
+        if options.empty_aad {
+            parquet_crypto::encrypt_footer_without_aad(&options.footer_key, &footer, &mut out)
+        } else {
+            parquet_crypto::encrypt_footer(
+                &options.footer_key,
+                &encryption.file_aad,
+                &footer,
+                &mut out,
+            )
+        }
+        .crypto("encrypting the footer")?;
+    }
+    Ok(out)
 }
 
 /// The metadata of a chunk written at `base`.

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use parquet_compress::{Codec, Compression};
 use parquet_core::PhysicalType;
 
+use super::EncryptionOptions;
 use crate::error::{Error, Result};
 use crate::metadata::{Encoding, KeyValue, SortingColumn};
 use crate::path::ColumnPath;
@@ -108,6 +109,7 @@ pub struct WriterOptions {
     pub(crate) key_value_metadata: Vec<KeyValue>,
     pub(crate) sorting_columns: Vec<SortingColumn>,
     pub(crate) columns: HashMap<ColumnPath, ColumnOptions>,
+    pub(crate) encryption: Option<EncryptionOptions>,
 }
 
 /// What `created_by` says by default.
@@ -142,6 +144,7 @@ impl Default for WriterOptions {
             key_value_metadata: Vec::new(),
             sorting_columns: Vec::new(),
             columns: HashMap::new(),
+            encryption: None,
         }
     }
 }
@@ -332,6 +335,13 @@ impl WriterOptions {
     #[must_use]
     pub fn with_column(mut self, path: impl Into<ColumnPath>, options: ColumnOptions) -> Self {
         self.columns.insert(path.into(), options);
+        self
+    }
+
+    /// Encrypts the file (see [`EncryptionOptions`]).
+    #[must_use]
+    pub fn with_encryption(mut self, encryption: Option<EncryptionOptions>) -> Self {
+        self.encryption = encryption;
         self
     }
 
