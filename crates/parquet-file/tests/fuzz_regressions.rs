@@ -9,12 +9,20 @@ pub mod replay;
 #[path = "../../../fuzz/bodies/file_reader.rs"]
 pub mod file_reader;
 
+#[path = "../../../fuzz/bodies/file_writer.rs"]
+pub mod file_writer;
+
 #[path = "../../../fuzz/bodies/schema_parse.rs"]
 pub mod schema_parse;
 
 #[test]
 fn file_reader() {
     replay::replay("file_reader", file_reader::run);
+}
+
+#[test]
+fn file_writer() {
+    replay::replay("file_writer", file_writer::run);
 }
 
 #[test]
