@@ -1,8 +1,9 @@
 //! The writer driven by arbitrary input: the bytes choose a schema (up to 4 fields, nested
-//! up to 3 deep: groups, lists, maps, every physical type and some logical ones), the
-//! writer's options (encoding per column, codec, page version, page and row group sizes,
-//! a small dictionary limit, statistics, Bloom filters, encryption) and rows with nulls at
-//! every level. Everything written must verify (checksums, statistics, page indexes,
+//! up to 4 deep: groups, lists, maps; every physical type, and every logical type that
+//! holds values but VARIANT and the geospatial ones), the writer's options (encoding per
+//! column, dictionary or not, codec, page version, legacy encodings, page and row group
+//! sizes, a small dictionary limit, statistics, page index, CRC, Bloom filters, encryption
+//! with per-column keys) and rows with nulls at every level. Everything written must verify (checksums, statistics, page indexes,
 //! Bloom filters) and read back as the rows given; no input may make the writer panic or
 //! refuse a row that fits its schema.
 //!
@@ -15,9 +16,10 @@
 use std::sync::Arc;
 
 use parquet_file::{
-    Algorithm, BloomFilterOptions, Bytes, Codec, ColumnOptions, DecryptionOptions, Encoding,
-    EncryptionOptions, Field, FileReader, FileWriter, Key, LogicalType, PageVersion, PhysicalType,
-    ReadOptions, Repetition, Row, Schema, SchemaField, StatisticsLevel, TimeUnit, WriterOptions,
+    Algorithm, BloomFilterOptions, Bytes, Codec, ColumnOptions, ConvertedType, DecryptionOptions,
+    Encoding, EncryptionOptions, Field, FileReader, FileWriter, Key, LogicalType, PageVersion,
+    PhysicalType, ReadOptions, Repetition, Row, Schema, SchemaField, StatisticsLevel, TimeUnit,
+    WriterOptions,
 };
 
 /// The input, read a choice at a time; zeros once it runs out.
@@ -44,7 +46,7 @@ impl Input<'_> {
     }
 }
 
-/// A leaf's type: physical type, logical type, fixed length.
+/// A leaf's type: its physical type and annotation.
 #[derive(Clone, Copy)]
 enum Leaf {
     Bool,
@@ -54,15 +56,24 @@ enum Leaf {
     Float,
     Double,
     String,
+    Enum,
+    Json,
+    Bson,
     Binary,
     Fixed(usize),
+    Uuid,
+    Float16,
+    Interval,
     Date,
-    Decimal64,
-    Timestamp,
-    UInt16,
+    Time(TimeUnit),
+    Timestamp(TimeUnit, bool),
+    Decimal(PhysicalType),
+    Int8,
+    UInt32,
+    UInt64,
 }
 
-const LEAVES: [Leaf; 13] = [
+const LEAVES: [Leaf; 31] = [
     Leaf::Bool,
     Leaf::Int32,
     Leaf::Int64,
@@ -70,12 +81,30 @@ const LEAVES: [Leaf; 13] = [
     Leaf::Float,
     Leaf::Double,
     Leaf::String,
+    Leaf::Enum,
+    Leaf::Json,
+    Leaf::Bson,
     Leaf::Binary,
     Leaf::Fixed(3),
+    Leaf::Uuid,
+    Leaf::Float16,
+    Leaf::Interval,
     Leaf::Date,
-    Leaf::Decimal64,
-    Leaf::Timestamp,
-    Leaf::UInt16,
+    Leaf::Time(TimeUnit::Millis),
+    Leaf::Time(TimeUnit::Micros),
+    Leaf::Time(TimeUnit::Nanos),
+    Leaf::Timestamp(TimeUnit::Millis, true),
+    Leaf::Timestamp(TimeUnit::Micros, false),
+    Leaf::Timestamp(TimeUnit::Nanos, true),
+    Leaf::Decimal(PhysicalType::Int32),
+    Leaf::Decimal(PhysicalType::Int64),
+    Leaf::Decimal(PhysicalType::FixedLenByteArray),
+    Leaf::Decimal(PhysicalType::ByteArray),
+    Leaf::Int8,
+    Leaf::UInt32,
+    Leaf::UInt64,
+    Leaf::String,
+    Leaf::Int64,
 ];
 
 /// A field of the schema, and how to make its values.
@@ -87,8 +116,10 @@ enum Shape {
 }
 
 fn leaf_field(name: &str, repetition: Repetition, leaf: Leaf) -> SchemaField {
+    use LogicalType as L;
     use PhysicalType as P;
     let field = |physical| SchemaField::primitive(name, repetition, physical);
+    let fixed = |n| SchemaField::fixed_len_byte_array(name, repetition, n);
     match leaf {
         Leaf::Bool => field(P::Boolean),
         Leaf::Int32 => field(P::Int32),
@@ -96,20 +127,45 @@ fn leaf_field(name: &str, repetition: Repetition, leaf: Leaf) -> SchemaField {
         Leaf::Int96 => field(P::Int96),
         Leaf::Float => field(P::Float),
         Leaf::Double => field(P::Double),
-        Leaf::String => field(P::ByteArray).with_logical_type(LogicalType::String),
+        Leaf::String => field(P::ByteArray).with_logical_type(L::String),
+        Leaf::Enum => field(P::ByteArray).with_logical_type(L::Enum),
+        Leaf::Json => field(P::ByteArray).with_logical_type(L::Json),
+        Leaf::Bson => field(P::ByteArray).with_logical_type(L::Bson),
         Leaf::Binary => field(P::ByteArray),
-        Leaf::Fixed(n) => SchemaField::fixed_len_byte_array(name, repetition, n),
-        Leaf::Date => field(P::Int32).with_logical_type(LogicalType::Date),
-        Leaf::Decimal64 => field(P::Int64).with_logical_type(LogicalType::Decimal {
-            scale: 2,
-            precision: 18,
+        Leaf::Fixed(n) => fixed(n),
+        Leaf::Uuid => fixed(16).with_logical_type(L::Uuid),
+        Leaf::Float16 => fixed(2).with_logical_type(L::Float16),
+        Leaf::Interval => fixed(12).with_converted_type(ConvertedType::Interval),
+        Leaf::Date => field(P::Int32).with_logical_type(L::Date),
+        Leaf::Time(unit) => field(if unit == TimeUnit::Millis {
+            P::Int32
+        } else {
+            P::Int64
+        })
+        .with_logical_type(L::Time { unit, utc: true }),
+        Leaf::Timestamp(unit, utc) => field(P::Int64).with_logical_type(L::Timestamp { unit, utc }),
+        Leaf::Decimal(physical) => {
+            let (base, precision) = match physical {
+                P::Int32 => (field(P::Int32), 9),
+                P::Int64 => (field(P::Int64), 18),
+                P::FixedLenByteArray => (fixed(16), 38),
+                _ => (field(P::ByteArray), 60),
+            };
+            base.with_logical_type(L::Decimal {
+                scale: 2,
+                precision,
+            })
+        }
+        Leaf::Int8 => field(P::Int32).with_logical_type(L::Integer {
+            bits: 8,
+            signed: true,
         }),
-        Leaf::Timestamp => field(P::Int64).with_logical_type(LogicalType::Timestamp {
-            unit: TimeUnit::Micros,
-            utc: true,
+        Leaf::UInt32 => field(P::Int32).with_logical_type(L::Integer {
+            bits: 32,
+            signed: false,
         }),
-        Leaf::UInt16 => field(P::Int32).with_logical_type(LogicalType::Integer {
-            bits: 16,
+        Leaf::UInt64 => field(P::Int64).with_logical_type(L::Integer {
+            bits: 64,
             signed: false,
         }),
     }
@@ -124,7 +180,7 @@ fn repetition(input: &mut Input<'_>) -> Repetition {
 }
 
 fn shape(input: &mut Input<'_>, depth: usize) -> Shape {
-    let kind = if depth >= 3 { 0 } else { input.below(5) };
+    let kind = if depth >= 4 { 0 } else { input.below(5) };
     match kind {
         1 => {
             let n = 1 + input.below(3);
@@ -164,6 +220,7 @@ fn schema_field(name: &str, repetition: Repetition, shape: &Shape) -> SchemaFiel
 
 fn leaf_value(input: &mut Input<'_>, leaf: Leaf) -> Field {
     let small = |input: &mut Input<'_>| i64::from(input.byte() % 8) - 3;
+    let text = |input: &mut Input<'_>| Field::Str("ab\u{e9}".repeat(input.below(30)));
     match leaf {
         Leaf::Bool => Field::Bool(input.chance(2)),
         Leaf::Int32 => Field::Int(small(input) * 1_000_003),
@@ -179,20 +236,29 @@ fn leaf_value(input: &mut Input<'_>, leaf: Leaf) -> Field {
             n => f32::from(n) - 4.5,
         }),
         Leaf::Double => Field::Double(f64::from_bits(input.u64())),
-        Leaf::String => Field::Str("ab\u{e9}".repeat(input.below(30))),
-        Leaf::Binary => Field::Bytes(vec![input.byte(); input.below(100)]),
+        Leaf::String | Leaf::Enum | Leaf::Json => text(input),
+        Leaf::Bson | Leaf::Binary => Field::Bytes(vec![input.byte(); input.below(100)]),
         Leaf::Fixed(n) => Field::Bytes(vec![input.byte(); n]),
+        Leaf::Interval => Field::Bytes(vec![input.byte(); 12]),
+        Leaf::Uuid => Field::Uuid([input.byte(); 16]),
+        Leaf::Float16 => Field::Float16(u16::from(input.byte()) << 8 | u16::from(input.byte())),
         Leaf::Date => Field::Date(i32::from(input.byte()) - 100),
-        Leaf::Decimal64 => Field::Decimal {
+        Leaf::Time(unit) => Field::Time {
+            value: i64::from(input.byte()) * unit.per_second() * 300,
+            unit,
+        },
+        Leaf::Timestamp(unit, utc) => Field::Timestamp {
+            value: i128::from(small(input)) * 1_000_000_007,
+            unit,
+            utc,
+        },
+        Leaf::Decimal(_) => Field::Decimal {
             unscaled: i128::from(small(input)) * 12_345,
             scale: 2,
         },
-        Leaf::Timestamp => Field::Timestamp {
-            value: i128::from(small(input)) * 1_000_000_007,
-            unit: TimeUnit::Micros,
-            utc: true,
-        },
-        Leaf::UInt16 => Field::UInt(u64::from(input.byte()) * 257),
+        Leaf::Int8 => Field::Int(i64::from(input.byte().cast_signed())),
+        Leaf::UInt32 => Field::UInt(u64::from(input.byte()) << 24),
+        Leaf::UInt64 => Field::UInt(input.u64()),
     }
 }
 
@@ -299,6 +365,14 @@ pub fn run(data: &[u8]) {
     if input.chance(1) {
         options = options.with_bloom_filter(Some(BloomFilterOptions::default()));
     }
+    let switches = input.byte();
+    options = options
+        .with_legacy_dictionary(switches & 1 != 0)
+        .with_bit_packed_levels(switches & 2 != 0)
+        .with_page_index(switches & 4 == 0)
+        .with_crc(switches & 8 == 0)
+        .with_size_statistics(switches & 16 == 0)
+        .with_distinct_count(switches & 32 != 0);
     for column in schema.columns() {
         let encoding = encoding(&mut input, column.physical_type);
         options = options.with_column(
@@ -311,17 +385,30 @@ pub fn run(data: &[u8]) {
     }
     let key = Key::try_new(&[7; 16]).expect("a 16-byte key");
     let encrypted = input.chance(1);
+    let mut decryption = DecryptionOptions::new().with_footer_key(key.clone());
     if encrypted {
         let algorithm = if input.chance(2) {
             Algorithm::AesGcmCtrV1
         } else {
             Algorithm::AesGcmV1
         };
-        options = options.with_encryption(Some(
-            EncryptionOptions::new(key.clone())
-                .with_algorithm(algorithm)
-                .with_plaintext_footer(input.chance(2)),
-        ));
+        let mut encryption = EncryptionOptions::new(key.clone())
+            .with_algorithm(algorithm)
+            .with_plaintext_footer(input.chance(2));
+        // Each column under the footer key, a key of its own, or none.
+        for (i, column) in schema.columns().iter().enumerate() {
+            match input.below(3) {
+                1 => {
+                    let own = Key::try_new(&[u8::try_from(i % 200).unwrap_or(0); 16])
+                        .expect("a 16-byte key");
+                    encryption = encryption.with_column_key(column.path.clone(), own.clone(), None);
+                    decryption = decryption.with_column_key(column.path.clone(), own);
+                }
+                2 => encryption = encryption.with_plaintext_column(column.path.clone()),
+                _ => {}
+            }
+        }
+        options = options.with_encryption(Some(encryption));
     }
     let rows: Vec<Row> = (0..input.below(80))
         .map(|_| {
@@ -342,11 +429,7 @@ pub fn run(data: &[u8]) {
     }
     writer.finish().expect("finishing the file");
     let file = Bytes::from(writer.into_inner());
-    let read = if encrypted {
-        ReadOptions::new().with_decryption(DecryptionOptions::new().with_footer_key(key))
-    } else {
-        ReadOptions::new()
-    };
+    let read = ReadOptions::new().with_decryption(decryption);
     let reader = FileReader::with_options(file, read.verify_checksums(true))
         .unwrap_or_else(|e| panic!("the file written does not open: {e}"));
     let verification = reader.verify().expect("the file written reads");
