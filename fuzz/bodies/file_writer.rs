@@ -318,26 +318,8 @@ fn encoding(input: &mut Input<'_>, physical: PhysicalType) -> Encoding {
     valid[input.below(valid.len())]
 }
 
-/// Runs one input.
-///
-/// # Panics
-///
-/// When the writer panics, refuses rows that fit, or writes what does not verify or read
-/// back as written: a finding.
-pub fn run(data: &[u8]) {
-    let mut input = Input(data);
-    let fields: Vec<_> = (0..=input.below(4))
-        .map(|i| {
-            let r = repetition(&mut input);
-            (format!("c{i}"), r, shape(&mut input, 0))
-        })
-        .collect();
-    let Ok(schema) = Schema::try_new(
-        "schema",
-        fields.iter().map(|(n, r, s)| schema_field(n, *r, s)),
-    ) else {
-        return;
-    };
+/// Writer options for `schema`, and the keys to read what they write.
+fn options(input: &mut Input<'_>, schema: &Schema) -> (WriterOptions, DecryptionOptions) {
     let codecs: Vec<Codec> = Codec::ALL
         .into_iter()
         .filter(|c| c.parquet_id().is_some() && c.is_enabled())
@@ -374,7 +356,7 @@ pub fn run(data: &[u8]) {
         .with_size_statistics(switches & 16 == 0)
         .with_distinct_count(switches & 32 != 0);
     for column in schema.columns() {
-        let encoding = encoding(&mut input, column.physical_type);
+        let encoding = encoding(input, column.physical_type);
         options = options.with_column(
             column.path.clone(),
             ColumnOptions {
@@ -410,6 +392,30 @@ pub fn run(data: &[u8]) {
         }
         options = options.with_encryption(Some(encryption));
     }
+    (options, decryption)
+}
+
+/// Runs one input.
+///
+/// # Panics
+///
+/// When the writer panics, refuses rows that fit, or writes what does not verify or read
+/// back as written: a finding.
+pub fn run(data: &[u8]) {
+    let mut input = Input(data);
+    let fields: Vec<_> = (0..=input.below(4))
+        .map(|i| {
+            let r = repetition(&mut input);
+            (format!("c{i}"), r, shape(&mut input, 0))
+        })
+        .collect();
+    let Ok(schema) = Schema::try_new(
+        "schema",
+        fields.iter().map(|(n, r, s)| schema_field(n, *r, s)),
+    ) else {
+        return;
+    };
+    let (options, decryption) = options(&mut input, &schema);
     let rows: Vec<Row> = (0..input.below(80))
         .map(|_| {
             Row::new(

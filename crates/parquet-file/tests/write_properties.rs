@@ -10,7 +10,7 @@
 //! which this test shares (`fuzz/bodies/file_writer.rs`).
 
 #[path = "../../../fuzz/bodies/file_writer.rs"]
-mod file_writer;
+pub mod file_writer;
 
 use proptest::prelude::*;
 
