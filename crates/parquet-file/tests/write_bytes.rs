@@ -5,8 +5,9 @@
 #![allow(
     clippy::unwrap_used,
     clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
     clippy::cast_sign_loss
-)]
+)] // Small test files.
 
 use parquet_bloom::Sbbf;
 use parquet_file::{
