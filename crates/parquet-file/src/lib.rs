@@ -1,6 +1,7 @@
 //! Whole Parquet files, composed from the parquet-kit codec crates: the footer (plain,
 //! encrypted or signed), the schema tree, column chunks read page by page, values in
-//! every encoding and codec, nested records assembled from their levels.
+//! every encoding and codec, nested records assembled from their levels; and the writer
+//! of all of these.
 //!
 //! Two levels of API:
 //!
@@ -43,6 +44,48 @@
 //! of writers), or parsed from the message-type text that its `Display` prints
 //! ([`Schema::parse`]); both are checked as a writer must be (every annotation fits its
 //! field, LIST and MAP groups have their shape, converted types agree with logical ones).
+//!
+//! # Writing
+//!
+//! [`FileWriter`] writes to any [`Sink`] (every `std::io::Write` is one): column batches
+//! ([`FileWriter::write_batches`], the mirror of
+//! [`read_records`](ColumnChunkReader::read_records)) or rows
+//! ([`FileWriter::write_row`], shredded into levels by the plan that assembles them when
+//! reading). [`WriterOptions`], file-wide and per column, choose every encoding
+//! (dictionary with a size limit and fallback, RLE, the DELTA encodings,
+//! BYTE_STREAM_SPLIT, the legacy PLAIN_DICTIONARY and BIT_PACKED), every codec with its
+//! level, data page v1 or v2, page and row group limits, statistics (none, per chunk, per
+//! page; long byte arrays truncated with `is_min_value_exact`/`is_max_value_exact` set;
+//! NaNs counted, never bounds), size statistics, the column and offset index, Bloom
+//! filters sized from NDV and FPP, page CRCs (on by default), key-value metadata and
+//! sorting columns; [`EncryptionOptions`] encrypt with AES_GCM_V1 or AES_GCM_CTR_V1, an
+//! encrypted or signed plaintext footer, keys per column, plaintext columns and an AAD
+//! prefix, page indexes and Bloom filters encrypted too.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::sync::Arc;
+//! use parquet_file::{Codec, Field, FileWriter, Row, Schema, WriterOptions};
+//!
+//! let schema = Schema::parse(
+//!     "message m { required int64 id; optional binary name (STRING); }",
+//! )?;
+//! let options = WriterOptions::new().with_compression(Codec::Zstd);
+//! let mut writer = FileWriter::new(Vec::new(), schema, options)?;
+//! writer.write_row(&Row::new(vec![
+//!     (Arc::from("id"), Field::Int(1)),
+//!     (Arc::from("name"), Field::Str("one".into())),
+//! ]))?;
+//! writer.finish()?;
+//! let file: Vec<u8> = writer.into_inner();
+//! # assert!(file.starts_with(b"PAR1"));
+//! # Ok(()) }
+//! ```
+//!
+//! Pages are encoded and compressed as they fill, and a row group is written out at its
+//! limits: the writer holds about one row group of encoded pages and one page per column.
+//! Input that does not fit the schema is refused whole and the writer goes on; an error
+//! of the sink stops it before any footer is written.
 //!
 //! # Skipping
 //!

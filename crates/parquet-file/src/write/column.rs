@@ -601,6 +601,11 @@ impl ColumnWriter {
         &self.column
     }
 
+    /// The codec of the column's pages.
+    pub(crate) fn codec(&self) -> Codec {
+        self.settings.compression.codec()
+    }
+
     /// Bytes this chunk holds so far: pages written, and the page being filled.
     pub(crate) fn buffered_bytes(&self) -> usize {
         self.data_len + self.page_estimate()

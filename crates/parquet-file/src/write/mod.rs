@@ -431,7 +431,7 @@ impl<S: Sink> FileWriter<S> {
             if let Some(filter) = chunk.bloom_filter.take() {
                 filters.push((chunks.len(), filter));
             }
-            let codec = self.options.settings(descriptor)?.compression.codec();
+            let codec = column.codec();
             chunks.push(thrift::ColumnChunk {
                 file_offset: 0,
                 meta_data: Some(chunk_metadata(descriptor, chunk, base, codec)),
