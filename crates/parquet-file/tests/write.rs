@@ -859,3 +859,124 @@ fn encrypted_files_keep_their_secrets() {
     let needle = "é".repeat(40);
     assert!(!file.windows(needle.len()).any(|w| w == needle.as_bytes()));
 }
+
+/// The metadata of a file of `batches` written with `options`, as a reader sees it.
+fn metadata_of(
+    schema: &Schema,
+    batches: &[ColumnBatch],
+    options: WriterOptions,
+) -> Arc<parquet_file::FileMetaData> {
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+    writer.write_batches(batches).unwrap();
+    writer.finish().unwrap();
+    let reader = FileReader::open(Bytes::from(writer.into_inner())).unwrap();
+    assert!(reader.verify().unwrap().is_ok());
+    reader.metadata().clone()
+}
+
+#[test]
+fn file_metadata_is_written_as_given() {
+    let schema = schema();
+    let written = batches(&schema, 300, 13);
+    let sorting = parquet_file::SortingColumn {
+        column: 1,
+        descending: true,
+        nulls_first: false,
+    };
+    let options = WriterOptions::new()
+        .with_created_by("tester version 1.0")
+        .with_key_value("origin", Some("test".into()))
+        .with_key_value("flag", None)
+        .with_sorting_columns(vec![sorting])
+        .with_row_group_rows(100);
+    let metadata = metadata_of(&schema, &written, options);
+    assert_eq!(metadata.created_by(), Some("tester version 1.0"));
+    let kv: Vec<_> = metadata
+        .key_value_metadata()
+        .iter()
+        .map(|kv| (kv.key.as_str(), kv.value.as_deref()))
+        .collect();
+    assert_eq!(kv, [("origin", Some("test")), ("flag", None)]);
+    assert_eq!(metadata.row_groups().len(), 3);
+    for group in metadata.row_groups() {
+        assert_eq!(group.sorting_columns(), [sorting]);
+        assert_eq!(group.num_rows(), 100);
+    }
+    assert!(metadata.column_orders().is_some());
+    let err = FileWriter::new(
+        Vec::new(),
+        schema.clone(),
+        WriterOptions::new().with_sorting_columns(vec![parquet_file::SortingColumn {
+            column: 9,
+            ..sorting
+        }]),
+    )
+    .err()
+    .unwrap();
+    assert!(
+        matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn statistics_levels_and_dictionary_fallback_show_in_the_metadata() {
+    let schema = schema();
+    let written = batches(&schema, 4000, 14);
+    // No statistics: none in the chunks, no column index; the offset index stays.
+    let metadata = metadata_of(
+        &schema,
+        &written,
+        WriterOptions::new().with_statistics(StatisticsLevel::None),
+    );
+    let chunk = &metadata.row_groups()[0].columns()[1];
+    assert!(chunk.metadata().unwrap().statistics().is_none());
+    assert!(chunk.column_index_location().is_none());
+    assert!(chunk.offset_index_location().is_some());
+    // Per chunk: statistics, no column index.
+    let metadata = metadata_of(
+        &schema,
+        &written,
+        WriterOptions::new().with_statistics(StatisticsLevel::Chunk),
+    );
+    let chunk = &metadata.row_groups()[0].columns()[1];
+    assert!(chunk.metadata().unwrap().statistics().is_some());
+    assert!(chunk.column_index_location().is_none());
+    // A dictionary that fits: every data page RLE_DICTIONARY, the distinct count exact
+    // (the INT32 column holds values from -500 to 499).
+    let metadata = metadata_of(
+        &schema,
+        &written,
+        WriterOptions::new().with_distinct_count(true),
+    );
+    let ints = metadata.row_groups()[0].columns()[1].metadata().unwrap();
+    let distinct = ints.statistics().unwrap().distinct_count.unwrap();
+    assert!(distinct > 900 && distinct <= 1000, "{distinct}");
+    assert!(ints.has_dictionary_page());
+    let stats = ints.encoding_stats().unwrap();
+    assert_eq!(data_pages(stats, Encoding::Plain), 0, "{stats:?}");
+    assert!(data_pages(stats, Encoding::RleDictionary) > 0, "{stats:?}");
+    // A dictionary over its limit: some pages RLE_DICTIONARY, then PLAIN; no distinct count.
+    let metadata = metadata_of(
+        &schema,
+        &written,
+        WriterOptions::new()
+            .with_distinct_count(true)
+            .with_dictionary_page_bytes(1000)
+            .with_page_rows(100),
+    );
+    let ints = metadata.row_groups()[0].columns()[1].metadata().unwrap();
+    let stats = ints.encoding_stats().unwrap();
+    assert!(data_pages(stats, Encoding::RleDictionary) > 0, "{stats:?}");
+    assert!(data_pages(stats, Encoding::Plain) > 0, "{stats:?}");
+    assert!(ints.statistics().unwrap().distinct_count.is_none());
+}
+
+/// The data pages (v1) of `encoding` the encoding statistics count.
+fn data_pages(stats: &[parquet_file::PageEncodingStats], encoding: Encoding) -> i32 {
+    stats
+        .iter()
+        .filter(|s| s.page_type == 0 && s.encoding == encoding)
+        .map(|s| s.count)
+        .sum()
+}
