@@ -172,6 +172,6 @@ pub use write::{
 
 pub use bytes::Bytes;
 pub use parquet_bloom::Sbbf;
-pub use parquet_compress::Codec;
+pub use parquet_compress::{Codec, Compression};
 pub use parquet_core::{ByteArrayBatch, FixedLenByteArrayBatch, Int96, PhysicalType};
 pub use parquet_crypto::{Algorithm, Key, KeyMap, KeyRetriever};

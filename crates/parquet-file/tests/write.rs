@@ -855,6 +855,24 @@ fn encrypted_files_keep_their_secrets() {
             .metadata()
             .is_none_or(|m| m.statistics().is_none())
     );
+    // A plaintext footer whose AAD prefix the readers supply: without it, the footer and
+    // the plaintext column still read; the encrypted columns do not.
+    let file = write(
+        EncryptionOptions::new(key(1))
+            .with_plaintext_footer(true)
+            .with_plaintext_column("double")
+            .with_aad_prefix(b"file-9".to_vec(), false),
+    );
+    let reader = FileReader::open(file.clone()).unwrap();
+    let mut batch = ColumnBatch::new(schema.column(5).unwrap());
+    reader
+        .column_chunk(0, 5)
+        .unwrap()
+        .read_records(1000, &mut batch)
+        .unwrap();
+    assert_eq!(batch.values(), written[5].values());
+    let err = reader.column_chunk(0, 1).err().unwrap();
+    assert!(matches!(err.kind(), ErrorKind::MissingKey { .. }), "{err}");
     // No value of a column under a key appears in the file: the long strings are not there.
     let needle = "é".repeat(40);
     assert!(!file.windows(needle.len()).any(|w| w == needle.as_bytes()));

@@ -172,17 +172,24 @@ pub(crate) struct FileDecryptor {
     aad_mode: AadMode,
     /// Whether the file stores no `aad_file_unique`: then it may be DuckDB's.
     without_unique: bool,
+    /// Whether the reader lacks the AAD prefix the file needs supplied: then only its
+    /// plaintext columns (of a plaintext footer) can be read.
+    without_prefix: bool,
     footer_key: Option<Key>,
     options: DecryptionOptions,
 }
 
 impl FileDecryptor {
     /// The decryptor of a file encrypted by `algorithm`, with the AAD prefix the options
-    /// give or the file stores.
+    /// give or the file stores. Without a prefix the file needs supplied, the footer of
+    /// a file whose footer is in plaintext (`plaintext_footer`) still reads, and its
+    /// plaintext columns; its encrypted ones are as if their keys were missing.
     pub(crate) fn new(
         algorithm: &EncryptionAlgorithm,
         options: &DecryptionOptions,
+        plaintext_footer: bool,
     ) -> Result<Self> {
+        let mut without_prefix = false;
         let prefix = match (&options.aad_prefix, &algorithm.aad_prefix) {
             (Some(given), Some(stored)) if given != stored => {
                 return Err(Error::malformed(
@@ -191,6 +198,10 @@ impl FileDecryptor {
             }
             (Some(given), _) => given.as_slice(),
             (None, Some(stored)) => stored.as_slice(),
+            (None, None) if algorithm.supply_aad_prefix == Some(true) && plaintext_footer => {
+                without_prefix = true;
+                &[]
+            }
             (None, None) if algorithm.supply_aad_prefix == Some(true) => {
                 return Err(ErrorKind::MissingKey {
                     what: "the AAD prefix, which the file does not store",
@@ -205,6 +216,7 @@ impl FileDecryptor {
             file_aad: parquet_crypto::file_aad(prefix, unique.unwrap_or_default()),
             aad_mode: AadMode::Spec,
             without_unique: unique.is_none(),
+            without_prefix,
             footer_key: None,
             options: options.clone(),
         })
@@ -213,6 +225,11 @@ impl FileDecryptor {
     /// The file AAD, for verifying a footer signature.
     pub(crate) fn file_aad(&self) -> &[u8] {
         &self.file_aad
+    }
+
+    /// Whether the AAD prefix the file needs was not supplied.
+    pub(crate) fn without_prefix(&self) -> bool {
+        self.without_prefix
     }
 
     pub(crate) fn set_footer_key(&mut self, key: Key) {
@@ -282,6 +299,7 @@ impl<'d> ChunkCiphers<'d> {
         match encryption {
             // DuckDB encrypts every column with the footer key, and says so of none.
             None if !d.without_aad() => ChunkCipher::Plaintext,
+            Some(_) if d.without_prefix => ChunkCipher::NoKey,
             None | Some(ColumnEncryption::FooterKey) => self
                 .footer
                 .get_or_insert_with(|| cipher(Ok(d.footer_key.clone())))

@@ -127,7 +127,7 @@ impl Footer {
                 .decoding("file crypto metadata")
                 .at_offset(footer_start)?;
             let algorithm = EncryptionAlgorithm::from_thrift(&crypto.encryption_algorithm)?;
-            let mut decryptor = FileDecryptor::new(&algorithm, options)?;
+            let mut decryptor = FileDecryptor::new(&algorithm, options, false)?;
             let Some(key) = options.footer_key(crypto.key_metadata.as_deref())? else {
                 return Err(ErrorKind::MissingKey {
                     what: "the footer key",
@@ -153,8 +153,13 @@ impl Footer {
                 None => (file, FooterProtection::None, None),
                 Some(algorithm) => {
                     let algorithm = EncryptionAlgorithm::from_thrift(algorithm)?;
-                    let mut decryptor = FileDecryptor::new(&algorithm, options)?;
-                    let key = options.footer_key(file.footer_signing_key_metadata.as_deref())?;
+                    let mut decryptor = FileDecryptor::new(&algorithm, options, true)?;
+                    // Without the AAD prefix nothing encrypted can be checked or read.
+                    let key = if decryptor.without_prefix() {
+                        None
+                    } else {
+                        options.footer_key(file.footer_signing_key_metadata.as_deref())?
+                    };
                     let protection = match key {
                         Some(key) if options.verifies_signature() => {
                             let signature = footer.get(used..).unwrap_or_default();

@@ -210,44 +210,44 @@ impl Shredder {
     }
 }
 
-/// The name of a field's kind, for errors.
+/// A field's kind with its article, for errors.
 fn kind(field: &Field) -> &'static str {
     match field {
         Field::Null => "null",
-        Field::Bool(_) => "boolean",
-        Field::Int(_) => "integer",
-        Field::UInt(_) => "unsigned integer",
-        Field::Float(_) => "float",
-        Field::Double(_) => "double",
-        Field::Float16(_) => "float16",
-        Field::Decimal { .. } | Field::WideDecimal { .. } => "decimal",
-        Field::Date(_) => "date",
-        Field::Time { .. } => "time",
-        Field::Timestamp { .. } => "timestamp",
-        Field::Str(_) => "string",
-        Field::Bytes(_) => "byte array",
-        Field::Uuid(_) => "UUID",
-        Field::List(_) => "list",
-        Field::Map(_) => "map",
-        Field::Group(_) => "group",
+        Field::Bool(_) => "a boolean",
+        Field::Int(_) => "an integer",
+        Field::UInt(_) => "an unsigned integer",
+        Field::Float(_) => "a float",
+        Field::Double(_) => "a double",
+        Field::Float16(_) => "a float16",
+        Field::Decimal { .. } | Field::WideDecimal { .. } => "a decimal",
+        Field::Date(_) => "a date",
+        Field::Time { .. } => "a time",
+        Field::Timestamp { .. } => "a timestamp",
+        Field::Str(_) => "a string",
+        Field::Bytes(_) => "a byte array",
+        Field::Uuid(_) => "a UUID",
+        Field::List(_) => "a list",
+        Field::Map(_) => "a map",
+        Field::Group(_) => "a group",
     }
 }
 
 fn mismatch(field: &Field, expected: &str) -> Error {
-    Error::input(format!("a {} where the schema has {expected}", kind(field)))
+    Error::input(format!("{} where the schema has {expected}", kind(field)))
 }
 
 /// Appends `field` to `values` as `column`'s physical type stores it.
 fn push_value(values: &mut ColumnValues, column: &ColumnDescriptor, field: &Field) -> Result<()> {
     let refuse = || {
         Error::input(format!(
-            "a {} does not fit the column {} ({:?}{})",
+            "{} does not fit the column {} ({}{})",
             kind(field),
             column.path,
             column.physical_type,
             match column.logical_type {
                 LogicalType::None => String::new(),
-                ref logical => format!(" {logical:?}"),
+                ref logical => format!(" {logical}"),
             }
         ))
     };

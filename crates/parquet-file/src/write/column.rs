@@ -1243,7 +1243,7 @@ fn encode_values(values: &ColumnValues, encoding: Encoding, out: &mut Vec<u8>) -
         }
         (encoding, values) => {
             return Err(Error::input(format!(
-                "{} does not encode {:?} values",
+                "{} does not encode {} values",
                 encoding.name(),
                 values.physical_type()
             )));

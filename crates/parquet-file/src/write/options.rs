@@ -359,8 +359,7 @@ impl WriterOptions {
         let physical = column.physical_type;
         if !encoding_fits(encoding, physical) {
             return Err(Error::input(format!(
-                "column {}: {} does not encode {physical:?} values",
-                column.path,
+                "{} does not encode {physical} values",
                 encoding.name()
             )));
         }
