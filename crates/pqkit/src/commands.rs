@@ -467,12 +467,7 @@ pub(crate) fn cat(
         None => selected,
     };
     let rows = reader.rows_with(projection)?;
-    let mut printer = Printer {
-        format,
-        line: String::new(),
-        table: Vec::new(),
-        header_done: false,
-    };
+    let mut printer = Printer::new(format);
     let mut count = 0_u64;
     for row in rows {
         if limit.is_some_and(|l| count >= l) {
@@ -491,8 +486,8 @@ pub(crate) fn cat(
     printer.finish(out)
 }
 
-/// Prints rows in one of `cat`'s formats.
-struct Printer {
+/// Prints rows in one of `cat`'s formats (and `convert`'s text ones).
+pub(crate) struct Printer {
     format: Format,
     line: String,
     /// The table's cells, header first: a table is aligned once every row is known.
@@ -501,7 +496,22 @@ struct Printer {
 }
 
 impl Printer {
-    fn row(&mut self, fields: &[(&str, &Field)], out: &mut impl Write) -> Result<(), Failure> {
+    /// A printer of rows in `format`.
+    pub(crate) fn new(format: Format) -> Self {
+        Self {
+            format,
+            line: String::new(),
+            table: Vec::new(),
+            header_done: false,
+        }
+    }
+
+    /// Prints a row of `fields` (the header first, for CSV).
+    pub(crate) fn row(
+        &mut self,
+        fields: &[(&str, &Field)],
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
         self.line.clear();
         match self.format {
             Format::Jsonl => {
@@ -548,7 +558,8 @@ impl Printer {
         Ok(())
     }
 
-    fn finish(self, out: &mut impl Write) -> Result<(), Failure> {
+    /// Prints what is left to print (a table is printed whole at the end).
+    pub(crate) fn finish(self, out: &mut impl Write) -> Result<(), Failure> {
         if self.format == Format::Table {
             print_table(&self.table, out)?;
         }

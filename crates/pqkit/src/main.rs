@@ -1,11 +1,20 @@
-//! `pqkit`: inspect, verify and read Parquet files.
+//! `pqkit`: inspect, verify, read, rewrite and convert Parquet files.
 //!
-//! Exit status: 0 on success, 1 for a file that cannot be read, 2 for bad usage.
-//! Messages go to standard error, one line each.
+//! Exit status: 0 on success, 1 for a file that cannot be read or written, 2 for bad
+//! usage. Messages go to standard error, one line each (and a progress line, for long
+//! `rewrite` and `convert` runs on a terminal).
 
 mod commands;
+mod contract;
+mod convert;
+mod csv;
 mod filter;
 mod format;
+mod infer;
+mod json;
+mod output;
+mod progress;
+mod rewrite;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -14,7 +23,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use parquet_file::{ColumnPath, DecryptionOptions, Key, ReadOptions};
 
-/// Inspect, verify and read Parquet files.
+/// Inspect, verify, read, rewrite and convert Parquet files.
 #[derive(Debug, Parser)]
 #[command(name = "pqkit", version, about)]
 struct Cli {
@@ -89,6 +98,12 @@ enum Command {
         #[command(flatten)]
         keys: KeyArgs,
     },
+    /// Write a Parquet file again with other settings (codec, encodings, page and row
+    /// group sizes, statistics, indexes, Bloom filters, encryption): the same rows,
+    /// schema and key-value metadata.
+    Rewrite(rewrite::RewriteArgs),
+    /// Convert rows between JSON Lines, CSV and Parquet, by the rows contract.
+    Convert(convert::ConvertArgs),
 }
 
 /// The output formats of `cat`.
@@ -204,7 +219,7 @@ impl KeyArgs {
     }
 }
 
-fn open(path: &PathBuf, keys: &KeyArgs) -> Result<commands::Reader, Failure> {
+fn open(path: &Path, keys: &KeyArgs) -> Result<commands::Reader, Failure> {
     let options = keys.options()?;
     let file = std::fs::File::open(path).map_err(|e| Failure::File(format!("cannot open: {e}")))?;
     Ok(parquet_file::FileReader::with_options(file, options)?)
@@ -217,9 +232,15 @@ fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
         | Command::Pages { file, .. }
         | Command::Cat { file, .. }
         | Command::Bloom { file, .. }
-        | Command::Verify { file, .. } => file.clone(),
+        | Command::Verify { file, .. } => Some(file.clone()),
+        // These read one file and write another: their messages name the one they are
+        // about.
+        Command::Rewrite(_) | Command::Convert(_) => None,
     };
-    run_command(cli, out).map_err(|f| f.in_file(&path))
+    run_command(cli, out).map_err(|f| match &path {
+        Some(path) => f.in_file(path),
+        None => f,
+    })
 }
 
 fn run_command(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
@@ -247,6 +268,8 @@ fn run_command(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
             keys,
         } => commands::bloom(&open(&file, &keys)?, &column, &value, out),
         Command::Verify { file, keys } => commands::verify(&open(&file, &keys)?, out),
+        Command::Rewrite(args) => rewrite::rewrite(&args),
+        Command::Convert(args) => convert::convert(&args, out),
     }
 }
 

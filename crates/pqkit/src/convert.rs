@@ -1,0 +1,428 @@
+//! `convert`: rows from JSON Lines, CSV or Parquet to any of them, a row at a time.
+//!
+//! Parquet rows print as `cat` prints them (the rows contract, or its CSV cells); JSON
+//! Lines and CSV are read by a schema (given, or inferred from the first rows) into the
+//! values the contract prints, and written by `FileWriter::write_row`.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use parquet_file::{ErrorKind, Field, FileWriter, Projection, Row, RowIter, Schema};
+
+use crate::commands::Printer;
+use crate::contract::Rows;
+use crate::infer::Inference;
+use crate::json::{self, Json};
+use crate::output::{OutputFile, WriteArgs, positive};
+use crate::progress::Progress;
+use crate::{Failure, Format, KeyArgs, csv};
+
+/// The arguments of `convert`.
+#[derive(Debug, Clone, Args)]
+pub(crate) struct ConvertArgs {
+    /// The file to read: JSON Lines (.jsonl, .json), CSV with a header line (.csv) or
+    /// Parquet (.parquet).
+    input: PathBuf,
+    /// The file to write, in a format of the same names (replaced once written whole).
+    #[arg(required_unless_present = "print_schema")]
+    output: Option<PathBuf>,
+    /// The input's format, whatever its extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    from: Option<FileFormat>,
+    /// The output's format, whatever its extension.
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    to: Option<FileFormat>,
+    /// The schema of JSON Lines or CSV input, as message-type text (what `pqkit schema`
+    /// prints). Without it, a schema is inferred from the first rows.
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
+    /// Prints the schema (inferred, given, or the Parquet file's) and exits.
+    #[arg(long)]
+    print_schema: bool,
+    /// The rows of JSON Lines or CSV input that a schema is inferred from.
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = positive)]
+    infer_rows: usize,
+    // The input's keys first, under "Options": the writer's flags have headings.
+    #[command(flatten)]
+    keys: KeyArgs,
+    #[command(flatten)]
+    write: WriteArgs,
+}
+
+/// The formats `convert` reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FileFormat {
+    /// JSON Lines: one object per line, values by the rows contract.
+    Jsonl,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// Parquet.
+    Parquet,
+}
+
+/// The format of `path`: `given`, or by its extension.
+fn format_of(path: &Path, given: Option<FileFormat>, flag: &str) -> Result<FileFormat, Failure> {
+    if let Some(format) = given {
+        return Ok(format);
+    }
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match extension.as_deref() {
+        Some("jsonl" | "json") => Ok(FileFormat::Jsonl),
+        Some("csv") => Ok(FileFormat::Csv),
+        Some("parquet") => Ok(FileFormat::Parquet),
+        _ => Err(Failure::Usage(format!(
+            "{}: the extension is not .jsonl, .json, .csv or .parquet; give {flag}",
+            path.display()
+        ))),
+    }
+}
+
+/// Where a row came from, for messages.
+#[derive(Debug, Clone, Copy)]
+enum Place {
+    /// A line of text, from 1.
+    Line(u64),
+    /// A row of a Parquet file, from 0.
+    Row(u64),
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Line(n) => write!(f, "line {n}"),
+            Self::Row(n) => write!(f, "row {n}"),
+        }
+    }
+}
+
+/// A numbered line's JSON object.
+type Numbered = (u64, Vec<(String, Json)>);
+
+/// JSON Lines, an object at a time.
+struct JsonLines<R> {
+    input: R,
+    text: String,
+    line: u64,
+    /// Objects read ahead (to infer a schema from), not yet taken.
+    ahead: VecDeque<Numbered>,
+}
+
+impl<R: BufRead> JsonLines<R> {
+    fn next(&mut self) -> Result<Option<Numbered>, String> {
+        if let Some(ahead) = self.ahead.pop_front() {
+            return Ok(Some(ahead));
+        }
+        loop {
+            self.text.clear();
+            let n = self
+                .input
+                .read_line(&mut self.text)
+                .map_err(|e| format!("line {}: {e}", self.line + 1))?;
+            if n == 0 {
+                return Ok(None);
+            }
+            self.line += 1;
+            let text = self
+                .text
+                .trim_start_matches('\u{feff}')
+                .trim_end_matches(['\n', '\r']);
+            if text.trim().is_empty() {
+                continue;
+            }
+            return match json::parse(text) {
+                Ok(Json::Object(object)) => Ok(Some((self.line, object))),
+                Ok(other) => Err(format!(
+                    "line {}: {} where a row is an object (JSON Lines: one object per line)",
+                    self.line,
+                    other.kind()
+                )),
+                Err(e) => Err(format!("line {}: {e}", self.line)),
+            };
+        }
+    }
+
+    /// Infers a schema from the first `rows` objects (kept to be read again).
+    fn infer(&mut self, rows: usize) -> Result<Schema, String> {
+        let mut inference = Inference::json();
+        let mut ahead = VecDeque::new();
+        while ahead.len() < rows {
+            let Some((line, object)) = self.next()? else {
+                break;
+            };
+            inference
+                .add_object(&object)
+                .map_err(|e| format!("line {line}: {e}"))?;
+            ahead.push_back((line, object));
+        }
+        self.ahead = ahead;
+        inference.schema()
+    }
+}
+
+/// CSV records after the header.
+struct CsvRecords<R> {
+    reader: csv::Reader<R>,
+    header: Vec<String>,
+    ahead: VecDeque<(u64, Vec<String>)>,
+}
+
+impl<R: BufRead> CsvRecords<R> {
+    fn new(input: R) -> Result<Self, String> {
+        let mut reader = csv::Reader::new(input);
+        let mut header = Vec::new();
+        reader.next_record(&mut header)?;
+        Ok(Self {
+            reader,
+            header,
+            ahead: VecDeque::new(),
+        })
+    }
+
+    fn next(&mut self) -> Result<Option<(u64, Vec<String>)>, String> {
+        if let Some(ahead) = self.ahead.pop_front() {
+            return Ok(Some(ahead));
+        }
+        let mut fields = Vec::with_capacity(self.header.len());
+        loop {
+            let Some(line) = self.reader.next_record(&mut fields)? else {
+                return Ok(None);
+            };
+            // An empty line: a row only of a one-column file (whose only value is null).
+            if self.header.len() > 1 && fields.len() == 1 && fields.iter().all(String::is_empty) {
+                continue;
+            }
+            return Ok(Some((line, fields)));
+        }
+    }
+
+    /// Infers a schema from the first `rows` records (kept to be read again).
+    fn infer(&mut self, rows: usize) -> Result<Schema, String> {
+        let mut inference = Inference::csv(&self.header);
+        let mut ahead = VecDeque::new();
+        while ahead.len() < rows {
+            let Some((line, cells)) = self.next()? else {
+                break;
+            };
+            inference.add_cells(&cells);
+            ahead.push_back((line, cells));
+        }
+        self.ahead = ahead;
+        inference.schema()
+    }
+}
+
+/// Where rows come from.
+enum Source<'r> {
+    Parquet {
+        rows: RowIter<'r, File>,
+        done: u64,
+    },
+    Jsonl {
+        lines: JsonLines<BufReader<File>>,
+        rows: Rows,
+    },
+    Csv {
+        records: CsvRecords<BufReader<File>>,
+        columns: Vec<usize>,
+        rows: Rows,
+    },
+}
+
+impl Source<'_> {
+    /// The next row and where it came from. Errors name the input (`path`).
+    fn next(&mut self, path: &Path) -> Result<Option<(Row, Place)>, Failure> {
+        let bad = |e: String| Failure::File(format!("{}: {e}", path.display()));
+        match self {
+            Self::Parquet { rows, done } => {
+                let Some(row) = rows.next() else {
+                    return Ok(None);
+                };
+                let row = row.map_err(|e| Failure::from(e).in_file(path))?;
+                *done += 1;
+                Ok(Some((row, Place::Row(*done - 1))))
+            }
+            Self::Jsonl { lines, rows } => {
+                let Some((line, object)) = lines.next().map_err(bad)? else {
+                    return Ok(None);
+                };
+                let row = rows
+                    .row_of_json(&object)
+                    .map_err(|e| bad(format!("line {line}: {e}")))?;
+                Ok(Some((row, Place::Line(line))))
+            }
+            Self::Csv {
+                records,
+                columns,
+                rows,
+            } => {
+                let Some((line, cells)) = records.next().map_err(bad)? else {
+                    return Ok(None);
+                };
+                let row = rows
+                    .row_of_cells(columns, &cells)
+                    .map_err(|e| bad(format!("line {line}: {e}")))?;
+                Ok(Some((row, Place::Line(line))))
+            }
+        }
+    }
+}
+
+/// Where rows go.
+enum Sink {
+    Parquet(Box<FileWriter<BufWriter<File>>>),
+    Text(Printer, BufWriter<File>),
+}
+
+fn open_text(path: &Path) -> Result<BufReader<File>, Failure> {
+    File::open(path)
+        .map(BufReader::new)
+        .map_err(|e| Failure::File(format!("{}: cannot open: {e}", path.display())))
+}
+
+fn read_schema(path: &Path) -> Result<Schema, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::File(format!("{}: cannot read: {e}", path.display())))?;
+    Schema::parse(&text).map_err(|e| Failure::Usage(format!("--schema {}: {e}", path.display())))
+}
+
+/// Runs `convert`; the schema goes to `out` with `--print-schema`.
+///
+/// # Errors
+///
+/// Bad usage, or a file that cannot be read or written (or holds a row that does not
+/// fit the schema), named in the message.
+pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let input = args.input.as_path();
+    let from = format_of(input, args.from, "--from")?;
+    let to = args
+        .output
+        .as_deref()
+        .map(|path| format_of(path, args.to, "--to"))
+        .transpose()?;
+    if from == FileFormat::Parquet && args.schema.is_some() {
+        return Err(Failure::Usage(
+            "--schema is for JSON Lines or CSV input: a Parquet file has its own".into(),
+        ));
+    }
+    if to.is_some_and(|to| to != FileFormat::Parquet)
+        && let Some(flag) = args.write.first_given()
+    {
+        return Err(Failure::Usage(format!("{flag} is for Parquet output")));
+    }
+    let given = args.schema.as_deref().map(read_schema).transpose()?;
+    let bad = |e: String| Failure::File(format!("{}: {e}", input.display()));
+    match from {
+        FileFormat::Parquet => {
+            let reader = crate::open(&args.input, &args.keys).map_err(|f| f.in_file(input))?;
+            let rows = reader
+                .rows_with(Projection::all())
+                .map_err(|e| Failure::from(e).in_file(input))?;
+            let source = Source::Parquet { rows, done: 0 };
+            let total = reader.metadata().num_rows();
+            run(args, source, reader.schema(), Some(total), to, out)
+        }
+        FileFormat::Jsonl => {
+            let mut lines = JsonLines {
+                input: open_text(input)?,
+                text: String::new(),
+                line: 0,
+                ahead: VecDeque::new(),
+            };
+            let schema = match given {
+                Some(schema) => schema,
+                None => lines.infer(args.infer_rows).map_err(bad)?,
+            };
+            let rows = Rows::new(&schema);
+            let source = Source::Jsonl { lines, rows };
+            run(args, source, &Arc::new(schema), None, to, out)
+        }
+        FileFormat::Csv => {
+            let mut records = CsvRecords::new(open_text(input)?).map_err(bad)?;
+            let schema = match given {
+                Some(schema) => schema,
+                None => records.infer(args.infer_rows).map_err(bad)?,
+            };
+            let rows = Rows::new(&schema);
+            let columns = rows.csv_columns(&records.header).map_err(bad)?;
+            let source = Source::Csv {
+                records,
+                columns,
+                rows,
+            };
+            run(args, source, &Arc::new(schema), None, to, out)
+        }
+    }
+}
+
+/// Moves the rows of `source` (of `schema`, `total` of them when known) to the output in
+/// format `to` (or prints the schema).
+fn run(
+    args: &ConvertArgs,
+    mut source: Source<'_>,
+    schema: &Arc<Schema>,
+    total: Option<u64>,
+    to: Option<FileFormat>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let (Some(path), Some(to), false) = (args.output.as_deref(), to, args.print_schema) else {
+        write!(out, "{schema}")?;
+        return Ok(());
+    };
+    let input = args.input.as_path();
+    let (file, output) = OutputFile::create(path)?;
+    let writing = |e: parquet_file::Error| Failure::from(e).in_file(path);
+    let mut sink = match to {
+        FileFormat::Parquet => {
+            let options = args.write.options(schema)?;
+            let writer = FileWriter::new(BufWriter::new(output), Arc::clone(schema), options)
+                .map_err(writing)?;
+            Sink::Parquet(Box::new(writer))
+        }
+        FileFormat::Jsonl => Sink::Text(Printer::new(Format::Jsonl), BufWriter::new(output)),
+        FileFormat::Csv => Sink::Text(Printer::new(Format::Csv), BufWriter::new(output)),
+    };
+    let mut progress = Progress::new(total);
+    let mut done = 0_u64;
+    while let Some((row, place)) = source.next(input)? {
+        match &mut sink {
+            Sink::Parquet(writer) => writer.write_row(&row).map_err(|e| {
+                if matches!(e.kind(), ErrorKind::InvalidInput { .. }) {
+                    Failure::File(format!("{}: {place}: {e}", input.display()))
+                } else {
+                    writing(e)
+                }
+            })?,
+            Sink::Text(printer, text) => {
+                let fields: Vec<(&str, &Field)> =
+                    row.fields().iter().map(|(n, f)| (&**n, f)).collect();
+                printer.row(&fields, text).map_err(|f| f.in_file(path))?;
+            }
+        }
+        done += 1;
+        progress.update(done);
+    }
+    match sink {
+        Sink::Parquet(mut writer) => {
+            writer.finish().map_err(writing)?;
+            writer
+                .into_inner()
+                .into_inner()
+                .map_err(|e| Failure::from(e.into_error()).in_file(path))?;
+        }
+        Sink::Text(printer, mut text) => {
+            printer.finish(&mut text).map_err(|f| f.in_file(path))?;
+            text.into_inner()
+                .map_err(|e| Failure::from(e.into_error()).in_file(path))?;
+        }
+    }
+    drop(progress);
+    file.commit()
+}
