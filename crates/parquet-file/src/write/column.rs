@@ -898,17 +898,26 @@ impl ColumnWriter {
         (entry, header)
     }
 
+    /// The length bounds are truncated to: only BYTE_ARRAY values ordered as bytes are
+    /// (a bound must be a value of the column's type, so a FIXED_LEN_BYTE_ARRAY keeps
+    /// its length).
+    fn truncate_length(&self) -> Option<usize> {
+        self.shared.truncate_length.filter(|_| {
+            self.order == Order::Bytes && self.column.physical_type == PhysicalType::ByteArray
+        })
+    }
+
     fn truncated_min(&self, min: &Bound) -> (Vec<u8>, bool) {
-        match (self.shared.truncate_length, self.order) {
-            (Some(length), Order::Bytes) => truncate_min(min.encode(), length, self.text),
-            _ => (min.encode(), true),
+        match self.truncate_length() {
+            Some(length) => truncate_min(min.encode(), length, self.text),
+            None => (min.encode(), true),
         }
     }
 
     fn truncated_max(&self, max: &Bound) -> Option<(Vec<u8>, bool)> {
-        match (self.shared.truncate_length, self.order) {
-            (Some(length), Order::Bytes) => truncate_max(max.encode(), length, self.text),
-            _ => Some((max.encode(), true)),
+        match self.truncate_length() {
+            Some(length) => truncate_max(max.encode(), length, self.text),
+            None => Some((max.encode(), true)),
         }
     }
 

@@ -139,11 +139,16 @@ impl EncryptionOptions {
         self
     }
 
-    /// Writes the file as DuckDB does, for DuckDB to read it: no `aad_file_unique`, and
-    /// every module authenticated with an empty AAD rather than the specification's
-    /// (which binds each module to its file and its place in it). DuckDB 2.0 reads only
-    /// files written so; readers that follow the specification may refuse them (ours
-    /// reads both). An AAD prefix is then ignored; the footer must be encrypted.
+    /// Writes the file as DuckDB does: no `aad_file_unique`, every module authenticated
+    /// with an empty AAD rather than the specification's (which binds each module to its
+    /// file and its place in it), and page headers giving sizes before encryption.
+    /// Readers that follow the specification refuse such files (ours reads both). An
+    /// AAD prefix is then ignored; the footer must be encrypted.
+    ///
+    /// DuckDB 2.0 reads uniform AES_GCM_V1 files of either layout, when each column chunk
+    /// is one version 1 data page (as DuckDB writes them; give the writer a page size
+    /// above the row group's), and refuses column keys, plaintext footers, AAD prefixes
+    /// and AES_GCM_CTR_V1 (measured by `cargo xtask interop ours-`).
     #[must_use]
     pub fn with_empty_aad(mut self, empty: bool) -> Self {
         self.empty_aad = empty;

@@ -257,9 +257,10 @@ impl WriterOptions {
         self
     }
 
-    /// Bounds of byte arrays longer than this are truncated (`is_min_value_exact` or
-    /// `is_max_value_exact` then false; a maximum that cannot be rounded up is left out).
-    /// `None` writes them whole.
+    /// Bounds of BYTE_ARRAY values longer than this are truncated (`is_min_value_exact`
+    /// or `is_max_value_exact` then false; a maximum that cannot be rounded up is left
+    /// out), in the statistics and the column index. `None` writes them whole. (A
+    /// FIXED_LEN_BYTE_ARRAY bound is never truncated: it must keep the type's length.)
     #[must_use]
     pub fn with_truncate_length(mut self, length: Option<usize>) -> Self {
         self.truncate_length = length.map(|l| l.max(1));
