@@ -998,3 +998,24 @@ fn data_pages(stats: &[parquet_file::PageEncodingStats], encoding: Encoding) -> 
         .map(|s| s.count)
         .sum()
 }
+
+#[test]
+fn fixed_length_bounds_keep_their_length_when_byte_arrays_are_truncated() {
+    let schema = schema();
+    let written = batches(&schema, 500, 15);
+    let metadata = metadata_of(
+        &schema,
+        &written,
+        WriterOptions::new().with_truncate_length(Some(4)),
+    );
+    let group = &metadata.row_groups()[0];
+    // The DECIMAL in a FIXED_LEN_BYTE_ARRAY(8): bounds of 8 bytes, exact.
+    let decimal = group.columns()[7].metadata().unwrap().statistics().unwrap();
+    assert_eq!(decimal.min_value.as_ref().unwrap().len(), 8);
+    assert_eq!(decimal.max_value.as_ref().unwrap().len(), 8);
+    assert_eq!(decimal.is_min_value_exact, Some(true));
+    // The strings: cut to 4 bytes at most, not exact.
+    let strings = group.columns()[6].metadata().unwrap().statistics().unwrap();
+    assert!(strings.max_value.as_ref().unwrap().len() <= 4);
+    assert_eq!(strings.is_max_value_exact, Some(false));
+}
