@@ -1001,21 +1001,51 @@ fn data_pages(stats: &[parquet_file::PageEncodingStats], encoding: Encoding) -> 
 
 #[test]
 fn fixed_length_bounds_keep_their_length_when_byte_arrays_are_truncated() {
-    let schema = schema();
-    let written = batches(&schema, 500, 15);
+    let schema = Schema::try_new(
+        "schema",
+        [
+            SchemaField::fixed_len_byte_array("uuid", Repetition::Required, 16)
+                .with_logical_type(LogicalType::Uuid),
+            SchemaField::required("name", PhysicalType::ByteArray),
+        ],
+    )
+    .unwrap();
+    let mut uuids = FixedLenByteArrayBatch::with_capacity(16, 3);
+    let mut names = ByteArrayBatch::new();
+    for i in 0..3u8 {
+        uuids.push(&[i * 80; 16]).unwrap();
+        names.push(&[i * 80; 16]).unwrap();
+    }
+    let written = [
+        ColumnBatch::try_new(
+            &schema.columns()[0],
+            ColumnValues::FixedLenByteArray(uuids),
+            vec![],
+            vec![],
+        )
+        .unwrap(),
+        ColumnBatch::try_new(
+            &schema.columns()[1],
+            ColumnValues::ByteArray(names),
+            vec![],
+            vec![],
+        )
+        .unwrap(),
+    ];
     let metadata = metadata_of(
         &schema,
         &written,
         WriterOptions::new().with_truncate_length(Some(4)),
     );
     let group = &metadata.row_groups()[0];
-    // The DECIMAL in a FIXED_LEN_BYTE_ARRAY(8): bounds of 8 bytes, exact.
-    let decimal = group.columns()[7].metadata().unwrap().statistics().unwrap();
-    assert_eq!(decimal.min_value.as_ref().unwrap().len(), 8);
-    assert_eq!(decimal.max_value.as_ref().unwrap().len(), 8);
-    assert_eq!(decimal.is_min_value_exact, Some(true));
-    // The strings: cut to 4 bytes at most, not exact.
-    let strings = group.columns()[6].metadata().unwrap().statistics().unwrap();
-    assert!(strings.max_value.as_ref().unwrap().len() <= 4);
-    assert_eq!(strings.is_max_value_exact, Some(false));
+    // The UUID: bounds of 16 bytes, exact.
+    let uuid = group.columns()[0].metadata().unwrap().statistics().unwrap();
+    assert_eq!(uuid.min_value.as_deref(), Some(&[0; 16][..]));
+    assert_eq!(uuid.max_value.as_deref(), Some(&[160; 16][..]));
+    assert_eq!(uuid.is_max_value_exact, Some(true));
+    // The same bytes as a BYTE_ARRAY: cut to 4 bytes, the maximum rounded up.
+    let name = group.columns()[1].metadata().unwrap().statistics().unwrap();
+    assert_eq!(name.min_value.as_deref(), Some(&[0; 4][..]));
+    assert_eq!(name.max_value.as_deref(), Some(&[160, 160, 160, 161][..]));
+    assert_eq!(name.is_max_value_exact, Some(false));
 }
