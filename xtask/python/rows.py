@@ -213,6 +213,9 @@ class Leaf:
         self.duckdb = None
         # DuckDB, not pyarrow, read the values (see read_rows).
         self.by_duckdb = False
+        # INT96 values known to lie within 64-bit nanoseconds, in whole microseconds (the
+        # files of peers.py): taken as any reader gives them, without int96_counts.
+        self.plain_int96 = False
         if kind == "Decimal" or converted == "DECIMAL":
             self.kind = "decimal"
         elif physical == "BOOLEAN":
@@ -260,6 +263,9 @@ class Leaf:
             if kind == "date":
                 per_day = 86400 * UNITS_PER_SECOND[unit] if unit else 1
                 return [None if c is None else date_text(c // per_day) for c in counts]
+            if kind == "int96" and self.plain_int96:
+                counts = [None if c is None else rescale(c, unit, "ns") for c in counts]
+                return [None if c is None else timestamp_text(c, "ns", False) for c in counts]
             if kind == "int96":
                 if self.by_duckdb:
                     raise ValueError(f"{self.path}: DuckDB reads INT96 only to microseconds")

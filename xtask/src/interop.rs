@@ -1,13 +1,23 @@
-//! `cargo xtask interop [FILTER...]`: files written by pyarrow, `DuckDB` and polars
+//! `cargo xtask interop [FILTER...]`: both directions between us and pyarrow, `DuckDB` and
+//! polars, on the files whose names contain one of the filters (all without filters).
+//!
+//! The read side, here: files written by pyarrow, `DuckDB` and polars
 //! (`xtask/python/fixtures.py`, into `<target>/interop/fixtures`), read by
 //! `pqkit cat --format jsonl` and compared row by row with pyarrow's rows, as `conformance`
 //! compares the corpus. The encrypted fixtures (listed with their keys in the fixtures'
 //! `encrypted.json`) are compared with the rows of their plaintext twins. The fixtures that
 //! pyarrow refuses are listed in [`EXPECTED_REFUSALS`], with what is expected of them
 //! instead. The fixtures are made again only when the script or the pinned versions change.
+//!
+//! The write side, in [`written`]: files that parquet-file's `FileWriter` writes (named
+//! `ours-*.parquet`, into `<target>/interop/written`, every run), read by each peer and by
+//! pqkit and compared row by row with the rows written; their statistics, page indexes
+//! and Bloom filters checked through the peers; the refusals pinned in its own
+//! `EXPECTED_REFUSALS`. Both sides count in one tally.
 
 use crate::python::{Python, read};
 use crate::rows::{self, Expected, Pqkit, Reference, Refusal, Tally};
+use crate::written;
 use crate::{root, run as run_command, target_dir};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -87,12 +97,39 @@ struct Encrypted {
 }
 
 pub(crate) fn run(filters: &[String]) -> Result<(), String> {
+    let started = Instant::now();
     let root = root();
     let target = target_dir(&root)?;
     let python = Python::setup(&root, &target)?;
+    let pqkit = Pqkit::locate(&root, &target)?;
+    let mut tally = Tally::default();
+    let read = read_side(&root, &target, &python, &pqkit, filters, &mut tally)?;
+    let written = written::run(&python, &pqkit, &target, filters, &mut tally)?;
+    if read + written == 0 {
+        return Err(format!(
+            "no fixture and no file we write matches {}",
+            filters.join(" ")
+        ));
+    }
+    println!(
+        "interop: {read} files by the peers, {written} by us, in {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    tally.finish("interop", "")
+}
+
+/// The read side: the peers' fixtures read by pqkit; the number of files checked.
+fn read_side(
+    root: &Path,
+    target: &Path,
+    python: &Python,
+    pqkit: &Pqkit,
+    filters: &[String],
+    tally: &mut Tally,
+) -> Result<usize, String> {
     let dir = target.join("interop");
     let fixtures = dir.join("fixtures");
-    generate(&root, &python, &dir, &fixtures)?;
+    generate(root, python, &dir, &fixtures)?;
 
     let all = rows::list(&fixtures, &[".parquet"])?;
     let selected = |path: &PathBuf| {
@@ -104,8 +141,11 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
         .into_iter()
         .filter(|e| selected(&e.file))
         .collect();
+    if filters.is_empty() {
+        check_listed(tally, &all);
+    }
     if plain.is_empty() && encrypted.is_empty() {
-        return Err(format!("no fixture matches {}", filters.join(" ")));
+        return Ok(0);
     }
 
     // One run of rows.py for the selected files and the twins of the encrypted ones, and
@@ -117,7 +157,7 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     let by_pyarrow: BTreeMap<PathBuf, Reference> = needed
         .iter()
         .cloned()
-        .zip(rows::references(&python, &needed, &dir.join("reference"))?)
+        .zip(rows::references(python, &needed, &dir.join("reference"))?)
         .collect();
     let refused: Vec<PathBuf> = by_pyarrow
         .iter()
@@ -132,33 +172,30 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
         .iter()
         .cloned()
         .zip(rows::duckdb_references(
-            &python,
+            python,
             &refused,
             &dir.join("reference-duckdb"),
         )?)
         .collect();
-    let pqkit = Pqkit::locate(&root, &target)?;
 
-    let mut tally = Tally::default();
-    if filters.is_empty() {
-        check_listed(&mut tally, &all);
-    }
     let checks = plain.iter().map(|file| (file, &[][..], file)).chain(
         encrypted
             .iter()
             .map(|e| (&e.file, &e.args[..], &e.reference)),
     );
+    let mut count = 0;
     for (file, args, reference) in checks {
+        count += 1;
         let name = rows::file_name(file);
         let twin = rows::file_name(reference);
         match expected_rows(&twin, &by_pyarrow[reference], by_duckdb.get(reference)) {
-            Ok((expected, None)) => tally.record(&name, rows::check(&pqkit, file, args, expected)),
+            Ok((expected, None)) => tally.record(&name, rows::check(pqkit, file, args, expected)),
             Ok((expected, Some(refusal))) => {
                 let source = match refusal.expected {
                     Expected::DuckDbRows => "as DuckDB reads it",
                     _ => "as EXPECTED_REFUSALS pins them",
                 };
-                match rows::check(&pqkit, file, args, expected) {
+                match rows::check(pqkit, file, args, expected) {
                     Ok(count) => tally.pass(
                         &name,
                         &format!("{count} rows, {source}; pyarrow refuses it, as listed"),
@@ -176,7 +213,7 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
             Err(reason) => tally.fail(&name, &format!("its twin {twin}: {reason}")),
         }
     }
-    tally.finish("interop", "")
+    Ok(count)
 }
 
 /// The rows that pqkit must print for the fixture `name`: pyarrow's, or when pyarrow

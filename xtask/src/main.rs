@@ -21,7 +21,15 @@
 //!   rows contract of DESIGN.md (the encrypted files: with the formula of the corpus
 //!   README); every file of its `bad_data/` must make pqkit exit 1.
 //! - `interop [FILTER...]`: the same comparison on files that pyarrow, `DuckDB` and polars
-//!   write into `<target>/interop/fixtures`.
+//!   write into `<target>/interop/fixtures`; and the other way (`written/`): files that
+//!   parquet-file's `FileWriter` writes into `<target>/interop/written` (every type,
+//!   nesting, encoding, codec, page version, statistics and index setting, Bloom filters,
+//!   encryption; `ours-*.parquet`), read by pyarrow, `DuckDB` and polars
+//!   (`xtask/python/peers.py`) and by pqkit, and compared row for row with the rows
+//!   written; pyarrow's statistics and page-index flags, each peer's filtered rows, and
+//!   `DuckDB`'s Bloom filter probes checked against the data. What a peer cannot read is
+//!   pinned, with what it says, in `written/refusals.rs`, beside the writer bugs that a
+//!   peer shows (`WRITER_BUGS`).
 //!
 //! Both build pqkit with `cargo build --release -p pqkit`, unless `PQKIT` names a binary,
 //! and run Python from a virtual environment in `<target>/xtask-venv` that they create with
@@ -34,6 +42,7 @@ mod fuzz;
 mod interop;
 mod python;
 mod rows;
+mod written;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
