@@ -72,18 +72,18 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// The columns, in schema order.
-const COLUMNS: [&str; 5] = ["sorted", "random", "double", "low_card", "high_card"];
+pub(crate) const COLUMNS: [&str; 5] = ["sorted", "random", "double", "low_card", "high_card"];
 
 /// Rows per row group: arrow-rs's default maximum.
-const ROW_GROUP: usize = 1024 * 1024;
+pub(crate) const ROW_GROUP: usize = 1024 * 1024;
 
 /// Records per `read_records` call of arrow-rs's column readers, and rows per
 /// `RecordBatch` of its arrow reader.
-const BATCH: usize = 64 * 1024;
+pub(crate) const BATCH: usize = 64 * 1024;
 
 /// How each column is encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scheme {
+pub(crate) enum Scheme {
     Plain,
     Dictionary,
     Delta,
@@ -91,14 +91,14 @@ enum Scheme {
 }
 
 impl Scheme {
-    const ALL: [Self; 4] = [
+    pub(crate) const ALL: [Self; 4] = [
         Self::Plain,
         Self::Dictionary,
         Self::Delta,
         Self::ByteStreamSplit,
     ];
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::Plain => "PLAIN",
             Self::Dictionary => "dictionary",
@@ -108,7 +108,7 @@ impl Scheme {
     }
 
     /// The encoding of each column, or `None` for dictionary encoding.
-    fn encodings(self) -> Option<[Encoding; 5]> {
+    pub(crate) fn encodings(self) -> Option<[Encoding; 5]> {
         match self {
             Self::Plain => Some([Encoding::PLAIN; 5]),
             Self::Dictionary => None,
@@ -139,7 +139,8 @@ fn codecs() -> [(&'static str, Compression); 3] {
     ]
 }
 
-pub fn run(bench: &mut Bench) {
+/// Rows of the file (`COMPARE_FILE_ROWS`, default 10,000,000), and how row names say it.
+pub(crate) fn file_rows() -> (usize, String) {
     let rows = std::env::var("COMPARE_FILE_ROWS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -150,6 +151,11 @@ pub fn run(bench: &mut Bench) {
         r if r % 1_000 == 0 => format!("{}k", r / 1_000),
         r => r.to_string(),
     };
+    (rows, label)
+}
+
+pub fn run(bench: &mut Bench) {
+    let (rows, label) = file_rows();
     let mut data = None;
     for scheme in Scheme::ALL {
         for (codec_name, codec) in codecs() {
@@ -184,22 +190,22 @@ pub fn run(bench: &mut Bench) {
 }
 
 /// The file's columns, as written.
-struct Data {
-    rows: usize,
-    sorted: Vec<i64>,
-    random: Vec<i64>,
-    double: Vec<f64>,
+pub(crate) struct Data {
+    pub(crate) rows: usize,
+    pub(crate) sorted: Vec<i64>,
+    pub(crate) random: Vec<i64>,
+    pub(crate) double: Vec<f64>,
     /// The 100 distinct values of `low_card`.
-    words: Vec<ByteArray>,
+    pub(crate) words: Vec<ByteArray>,
     /// `low_card`, as indices into `words`.
-    low_card: Vec<u8>,
+    pub(crate) low_card: Vec<u8>,
     /// `high_card`: `high_card_offsets[i]..high_card_offsets[i + 1]` of `high_card`.
-    high_card: Bytes,
-    high_card_offsets: Vec<usize>,
+    pub(crate) high_card: Bytes,
+    pub(crate) high_card_offsets: Vec<usize>,
 }
 
 impl Data {
-    fn generate(rows: usize) -> Self {
+    pub(crate) fn generate(rows: usize) -> Self {
         let mut rng = Rng::new(0xF11E_F11E);
         let sorted = (0..rows as i64)
             .map(|i| 1_700_000_000_000 + 3 * i + rng.below(3) as i64)
@@ -254,7 +260,7 @@ impl Data {
     }
 
     /// Bytes of decoded output: 8 per number, 4 (an offset) plus the bytes per string.
-    fn output_bytes(&self) -> usize {
+    pub(crate) fn output_bytes(&self) -> usize {
         let words: usize = self
             .low_card
             .iter()
@@ -335,7 +341,7 @@ fn write_file(data: &Data, scheme: Scheme, codec: Compression) -> Bytes {
 }
 
 /// The value encodings of each column chunk of row group 0, as the footer lists them.
-fn encodings(file: &Bytes) -> String {
+pub(crate) fn encodings(file: &Bytes) -> String {
     let reader = SerializedFileReader::new(file.clone()).unwrap();
     let group = reader.metadata().row_group(0);
     COLUMNS
@@ -386,7 +392,7 @@ impl Checksum {
 }
 
 /// Checks that all three readers read back what was written.
-fn check(file: &Bytes, data: &Data) {
+pub(crate) fn check(file: &Bytes, data: &Data) {
     let expected = data.checksums();
     let mut sums = [Checksum::default(); 5];
     let reader = FileReader::open(file.clone()).unwrap();
@@ -531,7 +537,7 @@ fn read_record_batches(file: &Bytes, mut sums: Option<&mut [Checksum; 5]>) {
 }
 
 /// Rounds for these rows: `COMPARE_FILE_ROUNDS`, or `default` but at most 5.
-fn rounds_for_files(default: usize) -> usize {
+pub(crate) fn rounds_for_files(default: usize) -> usize {
     std::env::var("COMPARE_FILE_ROUNDS")
         .ok()
         .and_then(|v| v.parse().ok())

@@ -13,6 +13,7 @@ mod delta;
 mod dictionary;
 mod encoders;
 mod file_read;
+mod file_write;
 mod footer;
 mod plain;
 mod rle;
@@ -33,6 +34,8 @@ pub struct Bench {
     settings: Settings,
     filters: Vec<String>,
     rows: Vec<Row>,
+    /// What rows report besides the table (file sizes), printed after it.
+    notes: Vec<String>,
 }
 
 impl Bench {
@@ -92,6 +95,7 @@ fn main() {
         settings: Settings::from_env(),
         filters,
         rows: Vec::new(),
+        notes: Vec::new(),
     };
     bitpack::run(&mut bench);
     bitpack::portable(&mut bench);
@@ -105,5 +109,9 @@ fn main() {
     compress::run(&mut bench);
     crypto::run(&mut bench);
     file_read::run(&mut bench);
+    file_write::run(&mut bench);
     println!("{}", table(&bench.rows));
+    for note in &bench.notes {
+        println!("{note}\n");
+    }
 }
