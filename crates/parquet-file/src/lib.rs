@@ -83,7 +83,9 @@
 //! ```
 //!
 //! Pages are encoded and compressed as they fill, and a row group is written out at its
-//! limits: the writer holds about one row group of encoded pages and one page per column.
+//! limits: the writer holds about one row group of encoded pages (and the buffers of the
+//! one before, recycled for the next pages), one page per column, and dictionaries while
+//! they fill.
 //! Input that does not fit the schema is refused whole and the writer goes on; an error
 //! of the sink stops it before any footer is written.
 //!

@@ -1,6 +1,7 @@
 //! Writing files: [`FileWriter`] takes column batches (or rows, shredded into them),
 //! encodes and compresses pages as they fill, and flushes a row group at its limits, so
-//! that it holds about one row group of encoded pages at a time.
+//! that it holds about one row group of encoded pages at a time (and the buffers of the
+//! row group before, which the next one's pages reuse).
 
 mod column;
 mod encryption;
@@ -418,6 +419,7 @@ impl<S: Sink> FileWriter<S> {
                 Sink::write_all(&mut self.sink, page)?;
             }
             self.written += chunk.len;
+            column.recycle(std::mem::take(&mut chunk.pages_bytes));
             let descriptor = column.column();
             indexes.push(ChunkIndexes {
                 offset_index: column::offset_index(

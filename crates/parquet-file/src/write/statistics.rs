@@ -196,29 +196,23 @@ impl Accumulator {
         values: impl Iterator<Item = &'a [u8]>,
         order: Order,
     ) -> Option<(Bound, Bound)> {
-        let mut bounds: Option<(&[u8], &[u8])> = None;
-        for value in values {
-            if order == Order::Float16 && half_of(value).is_nan() {
-                self.nan_count += 1;
-                continue;
+        // The order chosen once, not per value.
+        let found = match order {
+            Order::Float16 => {
+                let mut nans = 0;
+                let numbers = values.filter(|v| {
+                    let nan = half_of(v).is_nan();
+                    nans += u64::from(nan);
+                    !nan
+                });
+                let found = min_max_by(numbers, |a, b| half_of(a).total_cmp(&half_of(b)).is_lt());
+                self.nan_count += nans;
+                found
             }
-            bounds = Some(match bounds {
-                None => (value, value),
-                Some((min, max)) => (
-                    if compare_bytes(value, min, order).is_lt() {
-                        value
-                    } else {
-                        min
-                    },
-                    if compare_bytes(value, max, order).is_gt() {
-                        value
-                    } else {
-                        max
-                    },
-                ),
-            });
-        }
-        bounds.map(|(min, max)| (Bound::Bytes(min.to_vec()), Bound::Bytes(max.to_vec())))
+            Order::SignedBytes => min_max_by(values, |a, b| compare_signed_be(a, b).is_lt()),
+            _ => min_max_by(values, |a, b| a < b),
+        };
+        found.map(|(min, max)| (Bound::Bytes(min.to_vec()), Bound::Bytes(max.to_vec())))
     }
 
     /// Widens the bounds to take in `min` and `max`.
@@ -299,21 +293,31 @@ fn int_bounds<T: Ord + Copy, U: Ord>(
 }
 
 fn bounds_by<T: Copy>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> Option<(T, T)> {
-    let first = *values.first()?;
-    Some(values.iter().fold((first, first), |(min, max), v| {
-        (
-            if cmp(v, &min).is_lt() { *v } else { min },
-            if cmp(v, &max).is_gt() { *v } else { max },
-        )
-    }))
+    min_max_by(values.iter().copied(), |a, b| cmp(&a, &b).is_lt())
 }
 
 /// The smallest and largest of values without NaN (zeros of either sign equal).
-fn float_bounds<T: Copy + PartialOrd>(mut values: impl Iterator<Item = T>) -> Option<(T, T)> {
+fn float_bounds<T: Copy + PartialOrd>(values: impl Iterator<Item = T>) -> Option<(T, T)> {
+    min_max_by(values, |a, b| a < b)
+}
+
+/// The smallest and largest of `values` by `less`: a value below the minimum is not
+/// compared with the maximum.
+#[inline]
+fn min_max_by<T: Copy>(
+    mut values: impl Iterator<Item = T>,
+    less: impl Fn(T, T) -> bool,
+) -> Option<(T, T)> {
     let first = values.next()?;
-    Some(values.fold((first, first), |(min, max), v| {
-        (if v < min { v } else { min }, if v > max { v } else { max })
-    }))
+    let (mut min, mut max) = (first, first);
+    for value in values {
+        if less(value, min) {
+            min = value;
+        } else if less(max, value) {
+            max = value;
+        }
+    }
+    Some((min, max))
 }
 
 /// A lower bound of at most `length` bytes: a prefix of `value` (for text, cut at a
