@@ -127,6 +127,17 @@ pub struct SortingColumn {
     pub nulls_first: bool,
 }
 
+impl SortingColumn {
+    /// The column as parquet.thrift's.
+    pub(crate) fn to_thrift(self) -> thrift::SortingColumn {
+        thrift::SortingColumn {
+            column_idx: i32::try_from(self.column).unwrap_or(i32::MAX),
+            descending: self.descending,
+            nulls_first: self.nulls_first,
+        }
+    }
+}
+
 /// How the min and max of a column compare values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColumnOrder {
@@ -989,11 +1000,8 @@ impl FileMetaData {
                     sorting_columns: (!g.sorting_columns.is_empty()).then(|| {
                         g.sorting_columns
                             .iter()
-                            .map(|s| thrift::SortingColumn {
-                                column_idx: i32::try_from(s.column).unwrap_or(i32::MAX),
-                                descending: s.descending,
-                                nulls_first: s.nulls_first,
-                            })
+                            .copied()
+                            .map(SortingColumn::to_thrift)
                             .collect()
                     }),
                     file_offset: g.file_offset,

@@ -25,7 +25,7 @@ use self::encryption::{ColumnCrypto, FileEncryption};
 use crate::column::ColumnBatch;
 use crate::error::{Crypto, Error, ErrorKind, Result};
 use crate::io::Sink;
-use crate::metadata::{FileMetaData, MAGIC, MAGIC_ENCRYPTED};
+use crate::metadata::{FileMetaData, MAGIC, MAGIC_ENCRYPTED, SortingColumn};
 use crate::record::{Row, Shredder};
 use crate::schema::{ColumnDescriptor, Repetition, Schema};
 
@@ -462,11 +462,8 @@ impl<S: Sink> FileWriter<S> {
                 self.options
                     .sorting_columns
                     .iter()
-                    .map(|s| thrift::SortingColumn {
-                        column_idx: i32::try_from(s.column).unwrap_or(i32::MAX),
-                        descending: s.descending,
-                        nulls_first: s.nulls_first,
-                    })
+                    .copied()
+                    .map(SortingColumn::to_thrift)
                     .collect()
             }),
             file_offset: Some(start.cast_signed()),
@@ -551,50 +548,47 @@ impl<S: Sink> FileWriter<S> {
             self.write_row_group()?;
         }
         // Column indexes, then offset indexes, as parquet-java lays them out.
-        for (g, (group, indexes)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
-            for (c, (chunk, index)) in group.columns.iter_mut().zip(indexes).enumerate() {
-                if let Some(column_index) = &index.column_index {
-                    let mut bytes = Vec::new();
-                    column_index
-                        .write_to(&mut bytes)
-                        .map_err(|e| Error::decode("column index", e))?;
-                    let cipher = cipher_of(self.encryption.as_ref(), c, g);
-                    let module = Module::ColumnIndex {
-                        row_group: g,
-                        column: c,
-                    };
-                    let (offset, length) = emit(
-                        &mut self.sink,
-                        &mut self.written,
-                        &bytes,
-                        cipher.as_ref().map(|cipher| (cipher, module)),
-                    )?;
-                    chunk.column_index_offset = Some(offset.cast_signed());
-                    chunk.column_index_length = i32::try_from(length).ok();
-                }
+        for offsets in [false, true] {
+            if offsets && !self.options.page_index {
+                continue;
             }
-        }
-        if self.options.page_index {
             for (g, (group, indexes)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
                 for (c, (chunk, index)) in group.columns.iter_mut().zip(indexes).enumerate() {
+                    let (row_group, column) = (g, c);
                     let mut bytes = Vec::new();
-                    index
-                        .offset_index
-                        .write_to(&mut bytes)
-                        .map_err(|e| Error::decode("offset index", e))?;
+                    let (module, written) = if offsets {
+                        index.offset_index.write_to(&mut bytes).map(|()| {
+                            (
+                                Module::OffsetIndex { row_group, column },
+                                (
+                                    &mut chunk.offset_index_offset,
+                                    &mut chunk.offset_index_length,
+                                ),
+                            )
+                        })
+                    } else if let Some(column_index) = &index.column_index {
+                        column_index.write_to(&mut bytes).map(|()| {
+                            (
+                                Module::ColumnIndex { row_group, column },
+                                (
+                                    &mut chunk.column_index_offset,
+                                    &mut chunk.column_index_length,
+                                ),
+                            )
+                        })
+                    } else {
+                        continue;
+                    }
+                    .map_err(|e| Error::decode("page index", e))?;
                     let cipher = cipher_of(self.encryption.as_ref(), c, g);
-                    let module = Module::OffsetIndex {
-                        row_group: g,
-                        column: c,
-                    };
                     let (offset, length) = emit(
                         &mut self.sink,
                         &mut self.written,
                         &bytes,
                         cipher.as_ref().map(|cipher| (cipher, module)),
                     )?;
-                    chunk.offset_index_offset = Some(offset.cast_signed());
-                    chunk.offset_index_length = i32::try_from(length).ok();
+                    *written.0 = Some(offset.cast_signed());
+                    *written.1 = i32::try_from(length).ok();
                 }
             }
         }
