@@ -496,7 +496,6 @@ fn options_that_do_not_fit_a_column_are_refused() {
             "{err}"
         );
     }
-    let _ = StatisticsLevel::None;
 }
 
 /// Every row read back, as the reader assembles them.
