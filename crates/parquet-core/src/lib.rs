@@ -8,6 +8,10 @@
 //! - the value vocabulary: [`PhysicalType`], the [`FixedWidth`] physical-type trait,
 //!   [`Int96`], [`ByteArrayBatch`] (offsets + one data buffer) and
 //!   [`FixedLenByteArrayBatch`];
+//! - the row vocabulary shared by the Parquet and ORC readers and writers: [`Row`],
+//!   [`Field`] and [`TimeUnit`];
+//! - [`io`]: [`io::Source`] (positioned reads) and [`io::Sink`] (appends), where the
+//!   Parquet and ORC readers and writers get and put their bytes;
 //! - [`Error`], the error type of every codec crate in the workspace.
 //!
 //! ```
@@ -42,7 +46,9 @@ mod byte_array;
 pub mod cursor;
 mod error;
 pub mod group_var_int;
+pub mod io;
 mod types;
+mod value;
 pub mod varint;
 pub mod zigzag;
 
@@ -50,3 +56,4 @@ pub use byte_array::{ByteArrayBatch, FixedLenByteArrayBatch};
 pub use cursor::Cursor;
 pub use error::{Error, Result};
 pub use types::{FixedWidth, Int96, PhysicalType};
+pub use value::{Field, Row, TimeUnit};

@@ -3,6 +3,8 @@
 
 mod shred;
 
+pub use parquet_core::Row;
+
 pub(crate) use shred::Shredder;
 
 use std::sync::Arc;
@@ -15,49 +17,6 @@ use crate::value::{Converter, Field};
 /// Records a leaf reads at a time.
 const BATCH_RECORDS: usize = 1024;
 
-/// A row: its top-level fields by name, in schema order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    fields: Vec<(Arc<str>, Field)>,
-}
-
-impl Row {
-    /// A row of these fields.
-    pub fn new(fields: Vec<(Arc<str>, Field)>) -> Self {
-        Self { fields }
-    }
-
-    /// The fields and their names.
-    pub fn fields(&self) -> &[(Arc<str>, Field)] {
-        &self.fields
-    }
-
-    /// The fields, owned.
-    pub fn into_fields(self) -> Vec<(Arc<str>, Field)> {
-        self.fields
-    }
-
-    /// The top-level field named `name`.
-    pub fn get(&self, name: &str) -> Option<&Field> {
-        self.fields
-            .iter()
-            .find(|(n, _)| &**n == name)
-            .map(|(_, f)| f)
-    }
-
-    /// The field at `path`: a top-level field, or one inside groups.
-    pub fn get_path(&self, path: &[String]) -> Option<&Field> {
-        let (first, rest) = path.split_first()?;
-        let mut field = self.get(first)?;
-        for part in rest {
-            let Field::Group(fields) = field else {
-                return None;
-            };
-            field = fields.iter().find(|(n, _)| **n == **part).map(|(_, f)| f)?;
-        }
-        Some(field)
-    }
-}
 
 /// One leaf column being consumed level entry by level entry.
 pub(crate) struct Leaf {
@@ -426,7 +385,7 @@ impl Assembly {
             ))
             .in_column(&leaf.reader.column().path);
         }
-        Ok(Row { fields })
+        Ok(Row::new(fields))
     }
 }
 

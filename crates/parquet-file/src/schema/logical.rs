@@ -2,63 +2,24 @@
 
 use std::borrow::Cow;
 
+pub use parquet_core::TimeUnit;
 use parquet_core::PhysicalType;
 use parquet_thrift as thrift;
 
-/// The unit of a TIME or TIMESTAMP.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TimeUnit {
-    /// Milliseconds.
-    Millis,
-    /// Microseconds.
-    Micros,
-    /// Nanoseconds.
-    Nanos,
+fn time_unit_from_thrift(unit: &thrift::TimeUnit) -> Option<TimeUnit> {
+    match unit {
+        thrift::TimeUnit::Millis(_) => Some(TimeUnit::Millis),
+        thrift::TimeUnit::Micros(_) => Some(TimeUnit::Micros),
+        thrift::TimeUnit::Nanos(_) => Some(TimeUnit::Nanos),
+        _ => None,
+    }
 }
 
-impl TimeUnit {
-    /// How many of this unit make a second.
-    pub const fn per_second(self) -> i64 {
-        match self {
-            Self::Millis => 1_000,
-            Self::Micros => 1_000_000,
-            Self::Nanos => 1_000_000_000,
-        }
-    }
-
-    /// The digits of a fraction of a second in this unit: 3, 6 or 9.
-    pub const fn digits(self) -> usize {
-        match self {
-            Self::Millis => 3,
-            Self::Micros => 6,
-            Self::Nanos => 9,
-        }
-    }
-
-    /// The unit's name in the message-type syntax: `MILLIS`, `MICROS`, `NANOS`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Millis => "MILLIS",
-            Self::Micros => "MICROS",
-            Self::Nanos => "NANOS",
-        }
-    }
-
-    fn from_thrift(unit: &thrift::TimeUnit) -> Option<Self> {
-        match unit {
-            thrift::TimeUnit::Millis(_) => Some(Self::Millis),
-            thrift::TimeUnit::Micros(_) => Some(Self::Micros),
-            thrift::TimeUnit::Nanos(_) => Some(Self::Nanos),
-            _ => None,
-        }
-    }
-
-    fn to_thrift(self) -> thrift::TimeUnit {
-        match self {
-            Self::Millis => thrift::TimeUnit::Millis(thrift::MilliSeconds {}),
-            Self::Micros => thrift::TimeUnit::Micros(thrift::MicroSeconds {}),
-            Self::Nanos => thrift::TimeUnit::Nanos(thrift::NanoSeconds {}),
-        }
+fn time_unit_to_thrift(unit: TimeUnit) -> thrift::TimeUnit {
+    match unit {
+        TimeUnit::Millis => thrift::TimeUnit::Millis(thrift::MilliSeconds {}),
+        TimeUnit::Micros => thrift::TimeUnit::Micros(thrift::MicroSeconds {}),
+        TimeUnit::Nanos => thrift::TimeUnit::Nanos(thrift::NanoSeconds {}),
     }
 }
 
@@ -218,13 +179,13 @@ impl LogicalType {
                 },
                 L::Date(_) => Self::Date,
                 L::Time(t) => {
-                    TimeUnit::from_thrift(&t.unit).map_or(Self::Other, |unit| Self::Time {
+                    time_unit_from_thrift(&t.unit).map_or(Self::Other, |unit| Self::Time {
                         unit,
                         utc: t.is_adjusted_to_utc,
                     })
                 }
                 L::Timestamp(t) => {
-                    TimeUnit::from_thrift(&t.unit).map_or(Self::Other, |unit| Self::Timestamp {
+                    time_unit_from_thrift(&t.unit).map_or(Self::Other, |unit| Self::Timestamp {
                         unit,
                         utc: t.is_adjusted_to_utc,
                     })
@@ -280,11 +241,11 @@ impl LogicalType {
             Self::Date => L::Date(thrift::DateType {}),
             Self::Time { unit, utc } => L::Time(thrift::TimeType {
                 is_adjusted_to_utc: *utc,
-                unit: unit.to_thrift(),
+                unit: time_unit_to_thrift(*unit),
             }),
             Self::Timestamp { unit, utc } => L::Timestamp(thrift::TimestampType {
                 is_adjusted_to_utc: *utc,
-                unit: unit.to_thrift(),
+                unit: time_unit_to_thrift(*unit),
             }),
             Self::Integer { bits, signed } => L::Integer(thrift::IntType {
                 bit_width: i8::try_from(*bits).unwrap_or(i8::MAX),

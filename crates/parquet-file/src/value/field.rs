@@ -1,81 +1,13 @@
 //! Typed values of the row API: what a leaf's physical value means under its logical type.
 
-use std::sync::Arc;
 
+pub use parquet_core::Field;
 use parquet_core::Int96;
 
 use super::ColumnValues;
 use crate::error::{ErrorKind, Result};
 use crate::schema::{ColumnDescriptor, LogicalType, TimeUnit};
 
-/// One value of a row: a leaf's value interpreted by its logical type, or a list, map or
-/// group of values.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Field {
-    /// A null, at any level.
-    Null,
-    /// BOOLEAN.
-    Bool(bool),
-    /// A signed integer: INT32 or INT64 without annotation, or a signed INTEGER
-    /// annotation of any width.
-    Int(i64),
-    /// An unsigned integer: an unsigned INTEGER annotation (`UINT_8` .. `UINT_64`).
-    UInt(u64),
-    /// FLOAT.
-    Float(f32),
-    /// DOUBLE.
-    Double(f64),
-    /// FLOAT16: the half-precision bits.
-    Float16(u16),
-    /// DECIMAL: the unscaled value and the scale.
-    Decimal {
-        /// The unscaled integer.
-        unscaled: i128,
-        /// The digits after the point.
-        scale: u32,
-    },
-    /// DECIMAL whose unscaled value does not fit 128 bits (a FIXED_LEN_BYTE_ARRAY or
-    /// BYTE_ARRAY of more than 16 bytes, such as Arrow's decimal256).
-    WideDecimal {
-        /// The unscaled integer, big-endian two's complement, as stored.
-        unscaled: Vec<u8>,
-        /// The digits after the point.
-        scale: u32,
-    },
-    /// DATE: days since 1970-01-01.
-    Date(i32),
-    /// TIME: time of day in `unit`s since midnight, from 00:00:00 to 24:00:00.
-    Time {
-        /// The count of units.
-        value: i64,
-        /// The unit.
-        unit: TimeUnit,
-    },
-    /// TIMESTAMP, or INT96 (as nanoseconds, not adjusted to UTC).
-    Timestamp {
-        /// The count of units since 1970-01-01T00:00:00 (wider than 64 bits only for
-        /// INT96 values outside the years 1677 to 2262: an INT96 is read as Spark reads
-        /// it, see [`Int96::to_spark_nanos`]).
-        value: i128,
-        /// The unit.
-        unit: TimeUnit,
-        /// Whether the value is an instant in UTC.
-        utc: bool,
-    },
-    /// STRING, ENUM, JSON: text.
-    Str(String),
-    /// Any other byte array: BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY without a text or number
-    /// annotation (BSON, INTERVAL, none).
-    Bytes(Vec<u8>),
-    /// UUID.
-    Uuid([u8; 16]),
-    /// A LIST, or a repeated field without annotation.
-    List(Vec<Field>),
-    /// A MAP: key and value pairs (the value is `Null` for a map without values).
-    Map(Vec<(Field, Field)>),
-    /// A group: its fields by name, in schema order.
-    Group(Vec<(Arc<str>, Field)>),
-}
 
 /// Turns the values of one leaf column into [`Field`]s.
 #[derive(Debug, Clone)]

@@ -1,0 +1,188 @@
+//! Where files come from and go to, for the Parquet and ORC readers and writers:
+//! positioned reads ([`Source`]) and appends ([`Sink`]).
+
+use std::fs::File;
+use std::io::{self, Write};
+
+use bytes::Bytes;
+
+/// A random-access source of bytes: a file, a memory map, an in-memory buffer, or
+/// anything else that can read a range at an offset (an object store client, say).
+///
+/// The reader asks for whole structures at once (the footer, one column chunk, one page
+/// index), never for more bytes than [`Source::len`] says the source holds, and checks
+/// every offset and length from the file against that length before reading.
+///
+/// ```
+/// use bytes::Bytes;
+/// use parquet_core::io::Source;
+///
+/// let source = Bytes::from_static(b"PAR1...PAR1");
+/// assert_eq!(Source::len(&source)?, 11);
+/// assert_eq!(source.read_at(7, 4)?, Bytes::from_static(b"PAR1"));
+/// // A memory map (from the memmap2 crate, say) is a `Bytes` too:
+/// // `Bytes::from_owner(unsafe { memmap2::Mmap::map(&file)? })`.
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub trait Source {
+    /// The length of the source in bytes.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the underlying source reports.
+    fn len(&self) -> io::Result<u64>;
+
+    /// Whether the source is empty.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the underlying source reports.
+    fn is_empty(&self) -> io::Result<bool> {
+        Ok(self.len()? == 0)
+    }
+
+    /// `len` bytes starting at `offset`.
+    ///
+    /// # Errors
+    ///
+    /// An [`io::ErrorKind::UnexpectedEof`] error when the range is not inside the
+    /// source, or whatever the underlying source reports.
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes>;
+}
+
+fn out_of_bounds(offset: u64, len: usize, size: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!("read of {len} bytes at offset {offset} is past the end ({size} bytes)"),
+    )
+}
+
+impl Source for Bytes {
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.as_ref().len() as u64)
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
+        let size = self.as_ref().len();
+        usize::try_from(offset)
+            .ok()
+            .and_then(|start| Some(start..start.checked_add(len)?))
+            .filter(|range| range.end <= size)
+            .map(|range| self.slice(range))
+            .ok_or_else(|| out_of_bounds(offset, len, size as u64))
+    }
+}
+
+impl Source for Vec<u8> {
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.as_slice().len() as u64)
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
+        usize::try_from(offset)
+            .ok()
+            .and_then(|start| self.get(start..start.checked_add(len)?))
+            .map(Bytes::copy_from_slice)
+            .ok_or_else(|| out_of_bounds(offset, len, self.as_slice().len() as u64))
+    }
+}
+
+impl Source for File {
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
+        let size = Source::len(self)?;
+        if offset.checked_add(len as u64).is_none_or(|end| end > size) {
+            return Err(out_of_bounds(offset, len, size));
+        }
+        let mut buf = vec![0; len];
+        read_exact_at(self, &mut buf, offset)?;
+        Ok(Bytes::from(buf))
+    }
+}
+
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_exact_at(file: &File, mut buf: &mut [u8], mut offset: u64) -> io::Result<()> {
+    use std::os::windows::fs::FileExt;
+    while !buf.is_empty() {
+        match file.seek_read(buf, offset) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => {
+                buf = &mut buf[n..];
+                offset += n as u64;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+impl<S: Source + ?Sized> Source for &S {
+    fn len(&self) -> io::Result<u64> {
+        (**self).len()
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
+        (**self).read_at(offset, len)
+    }
+}
+
+impl<S: Source + ?Sized> Source for std::sync::Arc<S> {
+    fn len(&self) -> io::Result<u64> {
+        (**self).len()
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
+        (**self).read_at(offset, len)
+    }
+}
+
+/// Where a writer puts a file: bytes appended in order, never rewritten, so that a file can
+/// go straight to a socket or an object store's multipart upload.
+///
+/// Every [`Write`] is a sink: a [`File`], a `Vec<u8>`, a `BufWriter`, standard output.
+/// Something that is not a `Write` (an asynchronous upload, say) implements this instead.
+///
+/// ```
+/// use parquet_core::io::Sink;
+///
+/// let mut sink = Vec::new();
+/// Sink::write_all(&mut sink, b"PAR1")?;
+/// sink.finish()?;
+/// assert_eq!(sink, b"PAR1");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub trait Sink {
+    /// Appends `bytes`.
+    ///
+    /// # Errors
+    ///
+    /// Whatever the underlying sink reports.
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()>;
+
+    /// Called once after the footer: the file is complete (flush buffers, complete an
+    /// upload).
+    ///
+    /// # Errors
+    ///
+    /// Whatever the underlying sink reports.
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+impl<W: Write> Sink for W {
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        Write::write_all(self, bytes)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.flush()
+    }
+}
