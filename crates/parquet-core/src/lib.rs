@@ -12,6 +12,9 @@
 //!   [`Field`] and [`TimeUnit`];
 //! - [`io`]: [`io::Source`] (positioned reads) and [`io::Sink`] (appends), where the
 //!   Parquet and ORC readers and writers get and put their bytes;
+//! - [`filter`]: row filters as values ([`Predicate`] of [`Op`] comparisons of the fields
+//!   at [`ColumnPath`]s with [`Literal`]s), evaluated on rows and on statistics' ranges
+//!   the same way by the Parquet and ORC readers;
 //! - [`Error`], the error type of every codec crate in the workspace.
 //!
 //! ```
@@ -45,6 +48,7 @@
 mod byte_array;
 pub mod cursor;
 mod error;
+pub mod filter;
 pub mod group_var_int;
 pub mod io;
 mod types;
@@ -55,5 +59,6 @@ pub mod zigzag;
 pub use byte_array::{ByteArrayBatch, FixedLenByteArrayBatch};
 pub use cursor::Cursor;
 pub use error::{Error, Result};
+pub use filter::{ColumnPath, Literal, Op, Predicate};
 pub use types::{FixedWidth, Int96, PhysicalType};
 pub use value::{Field, Row, TimeUnit};

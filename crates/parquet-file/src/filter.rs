@@ -1,187 +1,74 @@
-//! Row filters as values ([`Predicate`]), evaluated on rows, and on row groups and pages
-//! through their statistics, page indexes and Bloom filters to skip the ones that cannot
-//! match.
-
-use std::cmp::Ordering;
+//! Row filters evaluated on row groups and pages through their statistics, page indexes
+//! and Bloom filters, to skip the ones that cannot match: [`PredicateExt`] and
+//! [`LiteralExt`], which extend the [`Predicate`] and [`Literal`] of
+//! [`parquet_core::filter`] (where they are built and evaluated on rows, the same way for
+//! the Parquet and ORC readers).
 
 use parquet_core::PhysicalType;
+use parquet_core::filter::range_might_hold;
+pub use parquet_core::filter::{Literal, Op, Predicate};
 
 use crate::error::{Context, Error, ErrorKind, Result};
 use crate::index::RowSelection;
 use crate::io::Source;
 use crate::path::ColumnPath;
 use crate::read::FileReader;
-use crate::record::Row;
 use crate::schema::{ColumnDescriptor, LogicalType, Schema};
-use crate::value::Field;
 
-/// A comparison operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Op {
-    /// `=`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-/// A value a field is compared with.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Literal {
-    /// An integer.
-    Int(i128),
-    /// A number with a fraction or exponent.
-    Float(f64),
-    /// Text (compared with strings, and with byte arrays by their bytes).
-    Str(String),
-    /// `true` or `false`.
-    Bool(bool),
-}
-
-impl From<i64> for Literal {
-    fn from(v: i64) -> Self {
-        Self::Int(v.into())
-    }
-}
-
-impl From<i32> for Literal {
-    fn from(v: i32) -> Self {
-        Self::Int(v.into())
-    }
-}
-
-impl From<f64> for Literal {
-    fn from(v: f64) -> Self {
-        Self::Float(v)
-    }
-}
-
-impl From<&str> for Literal {
-    fn from(v: &str) -> Self {
-        Self::Str(v.to_owned())
-    }
-}
-
-impl From<String> for Literal {
-    fn from(v: String) -> Self {
-        Self::Str(v)
-    }
-}
-
-impl From<bool> for Literal {
-    fn from(v: bool) -> Self {
-        Self::Bool(v)
-    }
-}
-
-/// A predicate on rows, built as a value:
+/// What a [`Predicate`] tells of a Parquet file: whether its paths are in a schema, and
+/// which row groups and pages might hold a matching row.
 ///
 /// ```
-/// use parquet_file::{ColumnPath, Op, Predicate};
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/example.parquet");
+/// use parquet_file::{FileReader, Op, Predicate, PredicateExt};
 ///
-/// let p = Predicate::compare("id", Op::Ge, 10)
-///     .and(Predicate::compare("name", Op::Eq, "x").or(Predicate::is_null("score")));
-/// assert_eq!(p.columns(), [&ColumnPath::from("id"), &"name".into(), &"score".into()]);
+/// let reader = FileReader::open(std::fs::File::open(path)?)?;
+/// let predicate = Predicate::compare("id", Op::Lt, 0);
+/// predicate.check(reader.schema())?;
+/// for g in 0..reader.metadata().row_groups().len() {
+///     if predicate.might_match(&reader, g)? {
+///         let _rows = predicate.row_selection(&reader, g)?;
+///     }
+/// }
+/// # Ok(()) }
 /// ```
-///
-/// Comparisons of a null, or of values of different kinds (a string with a number), are
-/// false.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Predicate {
-    /// Both hold.
-    And(Box<Predicate>, Box<Predicate>),
-    /// Either holds.
-    Or(Box<Predicate>, Box<Predicate>),
-    /// It does not hold.
-    Not(Box<Predicate>),
-    /// `column op literal`.
-    Compare {
-        /// The field's path.
-        column: ColumnPath,
-        /// The operator.
-        op: Op,
-        /// The value compared with.
-        literal: Literal,
-    },
-    /// `column is null` (or `is not null` when `negated`).
-    IsNull {
-        /// The field's path.
-        column: ColumnPath,
-        /// Whether this is `is not null`.
-        negated: bool,
-    },
-}
-
-impl Predicate {
-    /// `column op literal`.
-    pub fn compare(column: impl Into<ColumnPath>, op: Op, literal: impl Into<Literal>) -> Self {
-        Self::Compare {
-            column: column.into(),
-            op,
-            literal: literal.into(),
-        }
-    }
-
-    /// `column is null`.
-    pub fn is_null(column: impl Into<ColumnPath>) -> Self {
-        Self::IsNull {
-            column: column.into(),
-            negated: false,
-        }
-    }
-
-    /// `column is not null`.
-    pub fn is_not_null(column: impl Into<ColumnPath>) -> Self {
-        Self::IsNull {
-            column: column.into(),
-            negated: true,
-        }
-    }
-
-    /// Both this and `other`.
-    #[must_use]
-    pub fn and(self, other: Self) -> Self {
-        Self::And(Box::new(self), Box::new(other))
-    }
-
-    /// This or `other`.
-    #[must_use]
-    pub fn or(self, other: Self) -> Self {
-        Self::Or(Box::new(self), Box::new(other))
-    }
-
-    /// Not this.
-    #[must_use]
-    pub fn negate(self) -> Self {
-        Self::Not(Box::new(self))
-    }
-
-    /// The paths the predicate reads, in order of appearance.
-    pub fn columns(&self) -> Vec<&ColumnPath> {
-        match self {
-            Self::And(a, b) | Self::Or(a, b) => {
-                let mut paths = a.columns();
-                paths.extend(b.columns());
-                paths
-            }
-            Self::Not(a) => a.columns(),
-            Self::Compare { column, .. } | Self::IsNull { column, .. } => vec![column],
-        }
-    }
-
+pub trait PredicateExt {
     /// Checks that every path names a field of `schema`.
     ///
     /// # Errors
     ///
     /// [`ErrorKind::UnknownPath`] naming the first unknown path.
-    pub fn check(&self, schema: &Schema) -> Result<()> {
+    fn check(&self, schema: &Schema) -> Result<()>;
+
+    /// Whether row group `row_group` might hold a matching row, judging by its
+    /// statistics and Bloom filters (false only when it certainly holds none).
+    ///
+    /// # Errors
+    ///
+    /// A row group that does not exist, or a Bloom filter that cannot be read.
+    fn might_match<S: Source>(&self, reader: &FileReader<S>, row_group: usize) -> Result<bool>;
+
+    /// The rows of row group `row_group` that might match, judging by the page index:
+    /// the rows of the pages whose statistics do not rule a match out (every row where
+    /// the columns have no page index). Read with
+    /// [`Projection::select_rows`](crate::Projection::select_rows), the reader then skips
+    /// the other pages; the rows read must still be tested with
+    /// [`Predicate::matches`].
+    ///
+    /// # Errors
+    ///
+    /// A row group that does not exist, a page index that cannot be read, or column and
+    /// offset indexes that disagree on the number of pages.
+    fn row_selection<S: Source>(
+        &self,
+        reader: &FileReader<S>,
+        row_group: usize,
+    ) -> Result<RowSelection>;
+}
+
+impl PredicateExt for Predicate {
+    fn check(&self, schema: &Schema) -> Result<()> {
         for path in self.columns() {
             if schema.node_index(path).is_none() {
                 return Err(ErrorKind::UnknownPath { path: path.clone() }.into());
@@ -190,36 +77,7 @@ impl Predicate {
         Ok(())
     }
 
-    /// Whether `row` satisfies the predicate.
-    pub fn matches(&self, row: &Row) -> bool {
-        match self {
-            Self::And(a, b) => a.matches(row) && b.matches(row),
-            Self::Or(a, b) => a.matches(row) || b.matches(row),
-            Self::Not(a) => !a.matches(row),
-            Self::IsNull { column, negated } => {
-                let null = row
-                    .get_path(column.parts())
-                    .is_none_or(|f| *f == Field::Null);
-                null != *negated
-            }
-            Self::Compare {
-                column,
-                op,
-                literal,
-            } => row
-                .get_path(column.parts())
-                .and_then(|f| compare(f, literal))
-                .is_some_and(|ordering| holds(*op, ordering)),
-        }
-    }
-
-    /// Whether row group `row_group` might hold a matching row, judging by its
-    /// statistics and Bloom filters (false only when it certainly holds none).
-    ///
-    /// # Errors
-    ///
-    /// A row group that does not exist, or a Bloom filter that cannot be read.
-    pub fn might_match<S: Source>(&self, reader: &FileReader<S>, row_group: usize) -> Result<bool> {
+    fn might_match<S: Source>(&self, reader: &FileReader<S>, row_group: usize) -> Result<bool> {
         let rows = reader.metadata().row_group(row_group)?.num_rows();
         Ok(match self {
             Self::And(a, b) => {
@@ -267,18 +125,7 @@ impl Predicate {
         })
     }
 
-    /// The rows of row group `row_group` that might match, judging by the page index:
-    /// the rows of the pages whose statistics do not rule a match out (every row where
-    /// the columns have no page index). Read with
-    /// [`Projection::select_rows`](crate::Projection::select_rows), the reader then skips
-    /// the other pages; the rows read must still be tested with
-    /// [`matches`](Self::matches).
-    ///
-    /// # Errors
-    ///
-    /// A row group that does not exist, a page index that cannot be read, or column and
-    /// offset indexes that disagree on the number of pages.
-    pub fn row_selection<S: Source>(
+    fn row_selection<S: Source>(
         &self,
         reader: &FileReader<S>,
         row_group: usize,
@@ -352,85 +199,6 @@ fn pages_where<S: Source>(
     ))
 }
 
-const fn holds(op: Op, ordering: Ordering) -> bool {
-    match op {
-        Op::Eq => ordering.is_eq(),
-        Op::Ne => ordering.is_ne(),
-        Op::Lt => ordering.is_lt(),
-        Op::Le => ordering.is_le(),
-        Op::Gt => ordering.is_gt(),
-        Op::Ge => ordering.is_ge(),
-    }
-}
-
-/// How `field` compares with `literal`, when they are of comparable kinds.
-#[allow(clippy::cast_precision_loss)]
-fn compare(field: &Field, literal: &Literal) -> Option<Ordering> {
-    let number = |value: f64| match literal {
-        Literal::Int(i) => value.partial_cmp(&(*i as f64)),
-        Literal::Float(f) => value.partial_cmp(f),
-        _ => None,
-    };
-    match field {
-        Field::Int(v) => match literal {
-            Literal::Int(i) => Some(i128::from(*v).cmp(i)),
-            _ => number(*v as f64),
-        },
-        Field::UInt(v) => match literal {
-            Literal::Int(i) => Some(i128::from(*v).cmp(i)),
-            _ => number(*v as f64),
-        },
-        Field::Float(v) => number(f64::from(*v)),
-        Field::Double(v) => number(*v),
-        Field::Float16(bits) => number(half::f16::from_bits(*bits).to_f64()),
-        Field::Decimal { unscaled, scale } => match literal {
-            Literal::Int(i) => 10_i128
-                .checked_pow(*scale)
-                .and_then(|p| i.checked_mul(p))
-                .map(|scaled| unscaled.cmp(&scaled)),
-            _ => number(*unscaled as f64 / 10_f64.powi(i32::try_from(*scale).ok()?)),
-        },
-        Field::Date(v) => match literal {
-            Literal::Int(i) => Some(i128::from(*v).cmp(i)),
-            _ => None,
-        },
-        Field::Time { value, .. } => match literal {
-            Literal::Int(i) => Some(i128::from(*value).cmp(i)),
-            _ => None,
-        },
-        Field::Timestamp { value, .. } => match literal {
-            Literal::Int(i) => Some(value.cmp(i)),
-            _ => None,
-        },
-        Field::Str(s) => match literal {
-            Literal::Str(l) => Some(s.as_str().cmp(l.as_str())),
-            _ => None,
-        },
-        Field::Bytes(b) => match literal {
-            Literal::Str(l) => Some(b.as_slice().cmp(l.as_bytes())),
-            _ => None,
-        },
-        Field::Bool(b) => match literal {
-            Literal::Bool(l) => Some(b.cmp(l)),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn range_might_hold(min: Option<&Field>, max: Option<&Field>, op: Op, literal: &Literal) -> bool {
-    let lo = min.and_then(|m| compare(m, literal));
-    let hi = max.and_then(|m| compare(m, literal));
-    match op {
-        Op::Eq => lo.is_none_or(Ordering::is_le) && hi.is_none_or(Ordering::is_ge),
-        Op::Ne => !(lo == Some(Ordering::Equal) && hi == Some(Ordering::Equal)),
-        Op::Lt => lo.is_none_or(Ordering::is_lt),
-        Op::Le => lo.is_none_or(Ordering::is_le),
-        Op::Gt => hi.is_none_or(Ordering::is_gt),
-        Op::Ge => hi.is_none_or(Ordering::is_ge),
-    }
-}
-
 fn bloom_might_hold<S: Source>(
     reader: &FileReader<S>,
     row_group: usize,
@@ -446,13 +214,18 @@ fn bloom_might_hold<S: Source>(
     })
 }
 
-impl Literal {
+/// What a [`Literal`] is in a Parquet column: the bytes that Bloom filters hash.
+pub trait LiteralExt {
     /// The PLAIN bytes (without a byte array's length) that a value of `column` equal to
     /// this literal is stored, and Bloom-hashed, as; `None` when no single stored value
     /// corresponds (another kind of literal, a value out of the type's range, a DECIMAL
     /// whose unscaled value differs from the literal, a float zero or NaN whose equal
     /// values have several bit patterns).
-    pub fn plain_bytes(&self, column: &ColumnDescriptor) -> Option<Vec<u8>> {
+    fn plain_bytes(&self, column: &ColumnDescriptor) -> Option<Vec<u8>>;
+}
+
+impl LiteralExt for Literal {
+    fn plain_bytes(&self, column: &ColumnDescriptor) -> Option<Vec<u8>> {
         use LogicalType as L;
         use PhysicalType as P;
         let integer = matches!(

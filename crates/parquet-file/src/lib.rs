@@ -91,9 +91,10 @@
 //!
 //! # Skipping
 //!
-//! A [`Predicate`] skips row groups by their statistics and Bloom filters
-//! ([`Predicate::might_match`]), and pages by the page index
-//! ([`Predicate::row_selection`] gives a [`RowSelection`] for
+//! A [`Predicate`] (built, and matched against rows, in [`parquet_core::filter`], shared
+//! with the ORC reader) skips row groups by their statistics and Bloom filters
+//! ([`PredicateExt::might_match`]), and pages by the page index
+//! ([`PredicateExt::row_selection`] gives a [`RowSelection`] for
 //! [`Projection::select_rows`]; the rows then read are the selected ones, and the pages
 //! holding none are neither read from the source nor decoded).
 //! [`FileReader::offset_index`] and [`FileReader::column_index`] give the page index
@@ -142,7 +143,7 @@ mod write;
 
 pub use column::{ColumnBatch, ColumnChunkReader};
 pub use error::{Error, ErrorKind, Location, Result};
-pub use filter::{Literal, Op, Predicate};
+pub use filter::{Literal, LiteralExt, Op, Predicate, PredicateExt};
 pub use index::{
     BoundaryOrder, ColumnIndex, OffsetIndex, PageLocation, PageStatistics, RowSelection,
 };

@@ -12,8 +12,8 @@ use std::sync::Arc;
 use bytes::Bytes;
 use parquet_file::{
     BoundaryOrder, ColumnBatch, ColumnPath, ColumnStatistics, ColumnValues, ErrorKind, Field,
-    FileReader, Limits, Literal, LogicalType, OffsetIndex, Op, Predicate, Projection, Row,
-    RowSelection, Schema, Source, Statistics,
+    FileReader, Limits, Literal, LiteralExt, LogicalType, OffsetIndex, Op, Predicate, PredicateExt,
+    Projection, Row, RowSelection, Schema, Source, Statistics,
 };
 use parquet_thrift as thrift;
 use support::{group, leaf, root};

@@ -15,7 +15,7 @@ use bytes::Bytes;
 use parquet_core::{varint, zigzag};
 use parquet_file::{
     ColumnPath, DecryptionOptions, Disagreement, EdgeInterpolation, ErrorKind, Field, FileReader,
-    Key, LogicalType, Predicate, ReadOptions, Row, TimeUnit,
+    Key, LogicalType, Predicate, PredicateExt, ReadOptions, Row, TimeUnit,
 };
 use parquet_thrift as thrift;
 use support::{Chunk, Encryption, File, Page, group, leaf, levels, plain_i32, root};

@@ -6,8 +6,8 @@ use std::io::Write;
 
 use parquet_file::{
     ColumnChunkMetaData, ColumnPath, ColumnStatistics, Encoding, Field, FileReader,
-    FooterProtection, GeospatialStatistics, Literal, LogicalType, PageHeader, PageKind,
-    PhysicalType, Projection,
+    FooterProtection, GeospatialStatistics, Literal, LiteralExt, LogicalType, PageHeader, PageKind,
+    PhysicalType, PredicateExt, Projection,
 };
 
 use crate::filter::{parse, resolve};

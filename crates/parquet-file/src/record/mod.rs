@@ -17,7 +17,6 @@ use crate::value::{Converter, Field};
 /// Records a leaf reads at a time.
 const BATCH_RECORDS: usize = 1024;
 
-
 /// One leaf column being consumed level entry by level entry.
 pub(crate) struct Leaf {
     reader: ColumnChunkReader,

@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-pub use parquet_core::TimeUnit;
 use parquet_core::PhysicalType;
+pub use parquet_core::TimeUnit;
 use parquet_thrift as thrift;
 
 fn time_unit_from_thrift(unit: &thrift::TimeUnit) -> Option<TimeUnit> {

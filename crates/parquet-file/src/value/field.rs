@@ -1,13 +1,11 @@
 //! Typed values of the row API: what a leaf's physical value means under its logical type.
 
-
 pub use parquet_core::Field;
 use parquet_core::Int96;
 
 use super::ColumnValues;
 use crate::error::{ErrorKind, Result};
 use crate::schema::{ColumnDescriptor, LogicalType, TimeUnit};
-
 
 /// Turns the values of one leaf column into [`Field`]s.
 #[derive(Debug, Clone)]
