@@ -1,0 +1,1234 @@
+//! Column decoders: one per column of the read schema, each over its stripe's streams,
+//! filling [`Vector`]s a batch at a time.
+//!
+//! A decoder is asked for `n` slots and the parent's presence mask: a slot where the
+//! parent is null is null without reading anything (ORC stores a child's values, and its
+//! PRESENT bits, only for the rows where its parent holds a value), the PRESENT stream
+//! says which of the others hold a value, and only those are read from the data
+//! streams.
+
+use bytes::Bytes;
+use parquet_core::ByteArrayBatch;
+
+use crate::error::{Error, Result};
+use crate::proto::RowIndex;
+use crate::proto::column_encoding::Kind as EncodingKind;
+use crate::proto::stream::Kind as StreamKind;
+use crate::rle::{BooleanRleDecoder, ByteRleDecoder, IntDecoder, RleVersion};
+use crate::schema::{Kind, TypeDescription};
+use crate::vector::{Vector, VectorData};
+
+use super::stripe::{Stream, StripeStreams};
+
+/// Seconds from 1970-01-01 to 2015-01-01, ORC's timestamp base.
+pub(crate) const TIMESTAMP_BASE: i64 = 1_420_070_400;
+
+/// The most values (list elements, map entries) one batch may hold below a list or map:
+/// a length stream can claim billions of elements in a few bytes.
+pub(crate) const MAX_BATCH_VALUES: usize = 1 << 26;
+
+/// A decoder for one column and its children.
+pub(crate) struct ColumnDecoder {
+    column: u32,
+    present: Option<Bools>,
+    kind: Decoder,
+    /// Scratch: the presence of this batch's slots.
+    mask: Vec<bool>,
+}
+
+enum Decoder {
+    Boolean(Bools),
+    Byte(Bytes8),
+    Int(Ints),
+    Float(Raw),
+    Double(Raw),
+    Direct {
+        data: Raw,
+        lengths: Ints,
+        scratch: Vec<i64>,
+    },
+    Dictionary {
+        entries: ByteArrayBatch,
+        ids: Ints,
+        scratch: Vec<i64>,
+    },
+    Timestamp {
+        seconds: Ints,
+        nanos: Ints,
+        zone: Zone,
+        scratch: Vec<i64>,
+    },
+    Decimal {
+        data: Raw,
+        scales: Ints,
+        /// The column's declared scale, to which every value is brought.
+        scale: Option<u32>,
+        scratch: Vec<i64>,
+    },
+    List {
+        lengths: Ints,
+        elements: Box<ColumnDecoder>,
+        scratch: Vec<i64>,
+    },
+    Map {
+        lengths: Ints,
+        keys: Box<ColumnDecoder>,
+        values: Box<ColumnDecoder>,
+        scratch: Vec<i64>,
+    },
+    Struct(Vec<ColumnDecoder>),
+    Union {
+        tags: Bytes8,
+        alternatives: Vec<ColumnDecoder>,
+    },
+}
+
+/// The positions of one row-index entry, read in stream order.
+pub(crate) struct Positions<'a> {
+    values: &'a [u64],
+    next: usize,
+    column: u32,
+}
+
+impl<'a> Positions<'a> {
+    pub(crate) fn new(values: &'a [u64], column: u32) -> Self {
+        Self {
+            values,
+            next: 0,
+            column,
+        }
+    }
+
+    fn next(&mut self) -> Result<u64> {
+        let value = self.values.get(self.next).copied().ok_or_else(|| {
+            Error::format(format!(
+                "column {}: a row-index entry of {} positions is too short",
+                self.column,
+                self.values.len()
+            ))
+        })?;
+        self.next += 1;
+        Ok(value)
+    }
+
+    fn count(&mut self) -> Result<usize> {
+        let value = self.next()?;
+        usize::try_from(value).map_err(|_| {
+            Error::format(format!(
+                "column {}: row-index position {value}",
+                self.column
+            ))
+        })
+    }
+}
+
+impl Stream {
+    /// The stream from the place a row-index position names (a chunk and an offset in
+    /// it, or, uncompressed, an offset).
+    fn at(&self, p: &mut Positions<'_>) -> Result<Bytes> {
+        let offset = if self.compressed {
+            let chunk = p.next()?;
+            let within = p.next()?;
+            crate::stream::seek_offset(&self.starts, chunk, within)?
+        } else {
+            p.count()?
+        };
+        if offset > self.bytes.len() {
+            return Err(Error::format(format!(
+                "column {}: row-index position {offset} past the stream's {} bytes",
+                p.column,
+                self.bytes.len()
+            )));
+        }
+        Ok(self.bytes.slice(offset..))
+    }
+}
+
+/// Checks that a seek skipped the `n` values its position names.
+fn skip_exact(skipped: usize, n: usize, column: u32) -> Result<()> {
+    if skipped < n {
+        return Err(Error::format(format!(
+            "column {column}: a row-index position skips {n} values where the stream has {skipped}"
+        )));
+    }
+    Ok(())
+}
+
+/// An integer RLE stream.
+struct Ints {
+    stream: Stream,
+    decoder: IntDecoder<Bytes>,
+    version: RleVersion,
+    signed: bool,
+}
+
+impl Ints {
+    fn new(stream: Stream, version: RleVersion, signed: bool) -> Self {
+        Self {
+            decoder: IntDecoder::new(stream.bytes.clone(), version, signed),
+            stream,
+            version,
+            signed,
+        }
+    }
+
+    fn decode(&mut self, out: &mut [i64]) -> Result<usize> {
+        Ok(self.decoder.decode(out)?)
+    }
+
+    fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
+        self.decoder = IntDecoder::new(self.stream.at(p)?, self.version, self.signed);
+        let n = p.count()?;
+        skip_exact(self.decoder.skip(n)?, n, p.column)
+    }
+}
+
+/// A byte RLE stream.
+struct Bytes8 {
+    stream: Stream,
+    decoder: ByteRleDecoder<Bytes>,
+}
+
+impl Bytes8 {
+    fn new(stream: Stream) -> Self {
+        Self {
+            decoder: ByteRleDecoder::new(stream.bytes.clone()),
+            stream,
+        }
+    }
+
+    fn decode(&mut self, out: &mut [u8]) -> Result<usize> {
+        Ok(self.decoder.decode(out)?)
+    }
+
+    fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
+        self.decoder = ByteRleDecoder::new(self.stream.at(p)?);
+        let n = p.count()?;
+        skip_exact(self.decoder.skip(n)?, n, p.column)
+    }
+}
+
+/// A boolean RLE stream.
+struct Bools {
+    stream: Stream,
+    decoder: BooleanRleDecoder<Bytes>,
+}
+
+impl Bools {
+    fn new(stream: Stream) -> Self {
+        Self {
+            decoder: BooleanRleDecoder::new(stream.bytes.clone()),
+            stream,
+        }
+    }
+
+    fn decode(&mut self, out: &mut [bool]) -> Result<usize> {
+        Ok(self.decoder.decode(out)?)
+    }
+
+    fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
+        self.decoder = BooleanRleDecoder::new(self.stream.at(p)?);
+        // Bytes of the byte RLE to skip, then bits of the next byte.
+        let bytes = p.count()?;
+        let bits = p.count()?;
+        let n = bytes.saturating_mul(8).saturating_add(bits);
+        skip_exact(self.decoder.skip(n)?, n, p.column)
+    }
+}
+
+/// Bytes read front to back: float, double and decimal data, direct string data.
+struct Raw {
+    stream: Stream,
+    bytes: Bytes,
+    pos: usize,
+}
+
+impl Raw {
+    fn new(stream: Stream) -> Self {
+        Self {
+            bytes: stream.bytes.clone(),
+            stream,
+            pos: 0,
+        }
+    }
+
+    fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
+        self.bytes = self.stream.at(p)?;
+        self.pos = 0;
+        Ok(())
+    }
+
+    fn take(&mut self, len: usize, column: u32, what: &str) -> Result<&[u8]> {
+        let end = self
+            .pos
+            .checked_add(len)
+            .filter(|&end| end <= self.bytes.len())
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "column {column}: the {what} stream ends {} bytes short",
+                    self.pos.saturating_add(len) - self.bytes.len()
+                ))
+            })?;
+        let out = self.bytes.get(self.pos..end).unwrap_or_default();
+        self.pos = end;
+        Ok(out)
+    }
+}
+
+impl ColumnDecoder {
+    /// The decoder of `column` (a type of the file's schema) over the stripe's streams,
+    /// with only the columns `selected` says (by column id) among its descendants.
+    pub(crate) fn new(
+        column: &TypeDescription,
+        selected: &[bool],
+        streams: &mut StripeStreams,
+    ) -> Result<Self> {
+        let id = column.id();
+        let encoding = streams.encoding(id)?;
+        let version = match encoding {
+            EncodingKind::Direct | EncodingKind::Dictionary => RleVersion::V1,
+            EncodingKind::DirectV2 | EncodingKind::DictionaryV2 => RleVersion::V2,
+        };
+        let dictionary = matches!(
+            encoding,
+            EncodingKind::Dictionary | EncodingKind::DictionaryV2
+        );
+        let kind = column.kind();
+        if dictionary && !matches!(kind, Kind::String | Kind::Varchar | Kind::Char) {
+            return Err(Error::format(format!(
+                "column {id} ({}) has a dictionary encoding",
+                kind.name()
+            )));
+        }
+        let present = streams.take(id, StreamKind::Present).map(Bools::new);
+        let int = |streams: &mut StripeStreams, stream, signed| -> Result<Ints> {
+            Ok(Ints::new(streams.require(id, stream)?, version, signed))
+        };
+        let raw = |streams: &mut StripeStreams, stream| -> Result<Raw> {
+            Ok(Raw::new(streams.require(id, stream)?))
+        };
+        let decoder = match kind {
+            Kind::Boolean => Decoder::Boolean(Bools::new(streams.require(id, StreamKind::Data)?)),
+            Kind::Byte => Decoder::Byte(Bytes8::new(streams.require(id, StreamKind::Data)?)),
+            Kind::Short | Kind::Int | Kind::Long | Kind::Date => {
+                Decoder::Int(int(streams, StreamKind::Data, true)?)
+            }
+            Kind::Float => Decoder::Float(raw(streams, StreamKind::Data)?),
+            Kind::Double => Decoder::Double(raw(streams, StreamKind::Data)?),
+            Kind::String | Kind::Varchar | Kind::Char | Kind::Binary if dictionary => {
+                let size = streams.dictionary_size(id)?;
+                let data = streams.require(id, StreamKind::DictionaryData)?;
+                let lengths = streams.require(id, StreamKind::Length)?;
+                let entries = read_dictionary(id, size, &data.bytes, lengths.bytes, version)?;
+                Decoder::Dictionary {
+                    entries,
+                    ids: int(streams, StreamKind::Data, false)?,
+                    scratch: Vec::new(),
+                }
+            }
+            Kind::String | Kind::Varchar | Kind::Char | Kind::Binary => Decoder::Direct {
+                data: raw(streams, StreamKind::Data)?,
+                lengths: int(streams, StreamKind::Length, false)?,
+                scratch: Vec::new(),
+            },
+            Kind::Timestamp | Kind::TimestampInstant => Decoder::Timestamp {
+                seconds: int(streams, StreamKind::Data, true)?,
+                nanos: int(streams, StreamKind::Secondary, false)?,
+                zone: match (kind, streams.timezone.as_deref()) {
+                    (Kind::Timestamp, Some(name)) => Zone::new(name)?,
+                    _ => Zone::Utc,
+                },
+                scratch: Vec::new(),
+            },
+            Kind::Decimal => Decoder::Decimal {
+                data: raw(streams, StreamKind::Data)?,
+                scales: int(streams, StreamKind::Secondary, true)?,
+                scale: column.scale(),
+                scratch: Vec::new(),
+            },
+            Kind::List => Decoder::List {
+                lengths: int(streams, StreamKind::Length, false)?,
+                elements: Box::new(Self::child(column, 0, selected, streams)?),
+                scratch: Vec::new(),
+            },
+            Kind::Map => Decoder::Map {
+                lengths: int(streams, StreamKind::Length, false)?,
+                keys: Box::new(Self::child(column, 0, selected, streams)?),
+                values: Box::new(Self::child(column, 1, selected, streams)?),
+                scratch: Vec::new(),
+            },
+            Kind::Struct => Decoder::Struct(
+                column
+                    .children()
+                    .iter()
+                    .filter(|c| selected.get(c.id() as usize).copied().unwrap_or(false))
+                    .map(|c| Self::new(c, selected, streams))
+                    .collect::<Result<_>>()?,
+            ),
+            Kind::Union => Decoder::Union {
+                tags: Bytes8::new(streams.require(id, StreamKind::Data)?),
+                alternatives: (0..column.children().len())
+                    .map(|i| Self::child(column, i, selected, streams))
+                    .collect::<Result<_>>()?,
+            },
+        };
+        Ok(Self {
+            column: id,
+            present,
+            kind: decoder,
+            mask: Vec::new(),
+        })
+    }
+
+    /// A child that the parent needs whole (a list's elements, a map's keys and values,
+    /// a union's alternatives): its subtree is read as far as it is selected.
+    fn child(
+        parent: &TypeDescription,
+        index: usize,
+        selected: &[bool],
+        streams: &mut StripeStreams,
+    ) -> Result<Self> {
+        let child = parent
+            .children()
+            .get(index)
+            .ok_or_else(|| Error::format(format!("column {} lacks child {index}", parent.id())))?;
+        Self::new(child, selected, streams)
+    }
+
+    /// Fills `out` with `n` slots; `parent` says which slots the parent holds (all when
+    /// `None`).
+    pub(crate) fn next(
+        &mut self,
+        n: usize,
+        parent: Option<&[bool]>,
+        out: &mut Vector,
+    ) -> Result<()> {
+        // Which slots hold a value.
+        let mut mask = std::mem::take(&mut self.mask);
+        let has_nulls = self.read_mask(n, parent, &mut mask)?;
+        let count = if has_nulls {
+            mask.iter().filter(|&&p| p).count()
+        } else {
+            n
+        };
+        let present = if has_nulls { Some(&mask[..]) } else { None };
+        let result = self.read_values(n, count, present, out);
+        if has_nulls {
+            match &mut out.present {
+                Some(p) => {
+                    p.clear();
+                    p.extend_from_slice(&mask);
+                }
+                p @ None => *p = Some(mask.clone()),
+            }
+        } else {
+            out.present = None;
+        }
+        self.mask = mask;
+        result
+    }
+
+    /// Reads the presence of `n` slots into `mask`; whether any is null.
+    fn read_mask(
+        &mut self,
+        n: usize,
+        parent: Option<&[bool]>,
+        mask: &mut Vec<bool>,
+    ) -> Result<bool> {
+        mask.clear();
+        match (parent, &mut self.present) {
+            (None, None) => Ok(false),
+            (None, Some(present)) => {
+                let got = fill(mask, n, |out| present.decode(out))?;
+                if got < n {
+                    return Err(self.short("PRESENT", n, got));
+                }
+                Ok(mask.contains(&false))
+            }
+            (Some(parent), None) => {
+                mask.extend_from_slice(parent.get(..n).unwrap_or(parent));
+                Ok(mask.contains(&false))
+            }
+            (Some(parent), Some(present)) => {
+                let wanted = parent.iter().take(n).filter(|&&p| p).count();
+                let got = fill(mask, wanted, |out| present.decode(out))?;
+                if got < wanted {
+                    return Err(self.short("PRESENT", wanted, got));
+                }
+                // Spread the bits over the parent's present slots.
+                let mut bits = std::mem::take(mask);
+                mask.reserve(n);
+                let mut next = bits.iter();
+                for &p in parent.iter().take(n) {
+                    mask.push(p && next.next().copied().unwrap_or(false));
+                }
+                bits.clear();
+                Ok(mask.contains(&false))
+            }
+        }
+    }
+
+    fn short(&self, stream: &str, wanted: usize, got: usize) -> Error {
+        Error::format(format!(
+            "column {}: the {stream} stream ends after {got} of {wanted} values",
+            self.column
+        ))
+    }
+
+    /// Reads `count` values for the `n` slots (`present` marks the slots that get them).
+    #[allow(clippy::too_many_lines)]
+    fn read_values(
+        &mut self,
+        n: usize,
+        count: usize,
+        present: Option<&[bool]>,
+        out: &mut Vector,
+    ) -> Result<()> {
+        let column = self.column;
+        let short = |stream: &str, wanted: usize, got: usize| {
+            Error::format(format!(
+                "column {column}: the {stream} stream ends after {got} of {wanted} values"
+            ))
+        };
+        match &mut self.kind {
+            Decoder::Boolean(data) => {
+                let values = reuse_bools(out);
+                let got = fill(values, count, |out| data.decode(out))?;
+                if got < count {
+                    return Err(short("DATA", count, got));
+                }
+                spread(values, present, false);
+            }
+            Decoder::Byte(data) => {
+                let values = reuse_ints(out);
+                let mut bytes = Vec::new();
+                let got = fill(&mut bytes, count, |out| data.decode(out))?;
+                if got < count {
+                    return Err(short("DATA", count, got));
+                }
+                values.clear();
+                values.extend(bytes.iter().map(|&b| i64::from(b.cast_signed())));
+                spread(values, present, 0);
+            }
+            Decoder::Int(data) => {
+                let values = reuse_ints(out);
+                let got = fill(values, count, |out| data.decode(out))?;
+                if got < count {
+                    return Err(short("DATA", count, got));
+                }
+                spread(values, present, 0);
+            }
+            Decoder::Float(data) => {
+                let values = match &mut out.data {
+                    VectorData::Float(v) => v,
+                    other => {
+                        *other = VectorData::Float(Vec::new());
+                        let VectorData::Float(v) = other else {
+                            unreachable!()
+                        };
+                        v
+                    }
+                };
+                let bytes = data.take(count * 4, column, "DATA")?;
+                values.clear();
+                values.extend(
+                    bytes
+                        .chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+                spread(values, present, 0.0);
+            }
+            Decoder::Double(data) => {
+                let values = match &mut out.data {
+                    VectorData::Double(v) => v,
+                    other => {
+                        *other = VectorData::Double(Vec::new());
+                        let VectorData::Double(v) = other else {
+                            unreachable!()
+                        };
+                        v
+                    }
+                };
+                let bytes = data.take(count * 8, column, "DATA")?;
+                values.clear();
+                values.extend(
+                    bytes.chunks_exact(8).map(|c| {
+                        f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+                    }),
+                );
+                spread(values, present, 0.0);
+            }
+            Decoder::Direct {
+                data,
+                lengths,
+                scratch,
+            } => {
+                let got = fill(scratch, count, |out| lengths.decode(out))?;
+                if got < count {
+                    return Err(short("LENGTH", count, got));
+                }
+                let total = scratch.iter().try_fold(0u64, |sum, &len| {
+                    u64::try_from(len).ok().and_then(|len| sum.checked_add(len))
+                });
+                let total = total.and_then(|t| usize::try_from(t).ok()).ok_or_else(|| {
+                    Error::format(format!(
+                        "column {column}: a string length is negative or too large"
+                    ))
+                })?;
+                let bytes = data.take(total, column, "DATA")?;
+                let values = reuse_bytes(out);
+                values.reserve(n, total);
+                let mut start = 0;
+                let mut lens = scratch.iter();
+                for i in 0..n {
+                    if present.is_none_or(|p| p.get(i).copied().unwrap_or(false)) {
+                        let len = lens.next().copied().unwrap_or(0) as usize;
+                        values.push(bytes.get(start..start + len).unwrap_or_default())?;
+                        start += len;
+                    } else {
+                        values.push(&[])?;
+                    }
+                }
+            }
+            Decoder::Dictionary {
+                entries,
+                ids,
+                scratch,
+            } => {
+                let got = fill(scratch, count, |out| ids.decode(out))?;
+                if got < count {
+                    return Err(short("DATA", count, got));
+                }
+                // Check the ids and size the output once, then copy.
+                let bound = entries.len() as u64;
+                let mut total = 0usize;
+                for &id in scratch.iter() {
+                    let entry = u64::try_from(id)
+                        .ok()
+                        .filter(|&id| id < bound)
+                        .and_then(|id| entries.get(id as usize))
+                        .ok_or_else(|| {
+                            Error::format(format!(
+                                "column {column}: dictionary id {id} is past the {bound} entries"
+                            ))
+                        })?;
+                    total += entry.len();
+                }
+                let values = reuse_bytes(out);
+                values.reserve(n, total);
+                let entry = |id: i64| entries.get(id as usize).unwrap_or_default();
+                match present {
+                    None => {
+                        for &id in scratch.iter() {
+                            values.push(entry(id))?;
+                        }
+                    }
+                    Some(present) => {
+                        let mut ids = scratch.iter();
+                        for &p in present {
+                            let value = if p { entry(ids.next().copied().unwrap_or(0)) } else { &[] };
+                            values.push(value)?;
+                        }
+                    }
+                }
+            }
+            Decoder::Timestamp {
+                seconds,
+                nanos,
+                zone,
+                scratch,
+            } => {
+                let (secs, ns) = match &mut out.data {
+                    VectorData::Timestamp { seconds, nanos } => (seconds, nanos),
+                    other => {
+                        *other = VectorData::Timestamp {
+                            seconds: Vec::new(),
+                            nanos: Vec::new(),
+                        };
+                        let VectorData::Timestamp { seconds, nanos } = other else {
+                            unreachable!()
+                        };
+                        (seconds, nanos)
+                    }
+                };
+                let got = fill(secs, count, |out| seconds.decode(out))?;
+                if got < count {
+                    return Err(short("DATA", count, got));
+                }
+                let got = fill(scratch, count, |out| nanos.decode(out))?;
+                if got < count {
+                    return Err(short("SECONDARY", count, got));
+                }
+                ns.clear();
+                for (s, &encoded) in secs.iter_mut().zip(scratch.iter()) {
+                    let nano = decode_nanos(encoded).ok_or_else(|| {
+                        Error::format(format!(
+                            "column {column}: nanoseconds {encoded:#x} out of range"
+                        ))
+                    })?;
+                    let mut second = zone.wall_clock(*s);
+                    // Apache ORC's writers truncate toward zero before the epoch: a
+                    // negative second with a fraction of a millisecond or more is one
+                    // too late (C++ and Java readers compensate the same way).
+                    if second < 0 && nano > 999_999 {
+                        second -= 1;
+                    }
+                    *s = second;
+                    ns.push(nano);
+                }
+                spread(secs, present, 0);
+                spread(ns, present, 0);
+            }
+            Decoder::Decimal {
+                data,
+                scales,
+                scale,
+                scratch,
+            } => {
+                let got = fill(scratch, count, |out| scales.decode(out))?;
+                if got < count {
+                    return Err(short("SECONDARY", count, got));
+                }
+                let (values, out_scales) = match &mut out.data {
+                    VectorData::Decimal { values, scales } => (values, scales),
+                    other => {
+                        *other = VectorData::Decimal {
+                            values: Vec::new(),
+                            scales: Vec::new(),
+                        };
+                        let VectorData::Decimal { values, scales } = other else {
+                            unreachable!()
+                        };
+                        (values, scales)
+                    }
+                };
+                values.clear();
+                out_scales.clear();
+                for &value_scale in scratch.iter() {
+                    let unscaled = read_varint_i128(data, column)?;
+                    let value_scale = u32::try_from(value_scale)
+                        .ok()
+                        .filter(|&s| s <= 38)
+                        .ok_or_else(|| {
+                            Error::format(format!("column {column}: decimal scale {value_scale}"))
+                        })?;
+                    let (v, s) = match *scale {
+                        Some(target) => (rescale(unscaled, value_scale, target).ok_or_else(|| {
+                            Error::format(format!(
+                                "column {column}: decimal {unscaled}e-{value_scale} does not fit scale {target}"
+                            ))
+                        })?, target),
+                        None => (unscaled, value_scale),
+                    };
+                    values.push(v);
+                    out_scales.push(s);
+                }
+                spread(values, present, 0);
+                spread(out_scales, present, scale.unwrap_or(0));
+            }
+            Decoder::List {
+                lengths,
+                elements,
+                scratch,
+            } => {
+                let offsets = read_offsets(lengths, scratch, n, count, present, column)?;
+                let total = offsets.last().copied().unwrap_or(0);
+                let (offs, child) = list_parts(out);
+                *offs = offsets;
+                elements.next(total, None, child)?;
+            }
+            Decoder::Map {
+                lengths,
+                keys,
+                values,
+                scratch,
+            } => {
+                let offsets = read_offsets(lengths, scratch, n, count, present, column)?;
+                let total = offsets.last().copied().unwrap_or(0);
+                let (offs, k, v) = map_parts(out);
+                *offs = offsets;
+                keys.next(total, None, k)?;
+                values.next(total, None, v)?;
+            }
+            Decoder::Struct(fields) => {
+                let vectors = match &mut out.data {
+                    VectorData::Struct { len, fields } => {
+                        *len = n;
+                        fields
+                    }
+                    other => {
+                        *other = VectorData::Struct {
+                            len: n,
+                            fields: Vec::new(),
+                        };
+                        let VectorData::Struct { fields, .. } = other else {
+                            unreachable!()
+                        };
+                        fields
+                    }
+                };
+                vectors.resize_with(fields.len(), empty_vector);
+                for (field, vector) in fields.iter_mut().zip(vectors.iter_mut()) {
+                    field.next(n, present, vector)?;
+                }
+            }
+            Decoder::Union { tags, alternatives } => {
+                let mut raw = Vec::new();
+                let got = fill(&mut raw, count, |out| tags.decode(out))?;
+                if got < count {
+                    return Err(short("DATA", count, got));
+                }
+                if let Some(&bad) = raw.iter().find(|&&t| usize::from(t) >= alternatives.len()) {
+                    return Err(Error::format(format!(
+                        "column {column}: union tag {bad} but {} alternatives",
+                        alternatives.len()
+                    )));
+                }
+                let (out_tags, vectors) = union_parts(out);
+                out_tags.clear();
+                out_tags.extend_from_slice(&raw);
+                spread(out_tags, present, 0);
+                vectors.resize_with(alternatives.len(), empty_vector);
+                let mut chosen = Vec::with_capacity(n);
+                for (tag, (alternative, vector)) in
+                    alternatives.iter_mut().zip(vectors.iter_mut()).enumerate()
+                {
+                    chosen.clear();
+                    chosen.extend((0..n).map(|i| {
+                        present.is_none_or(|p| p.get(i).copied().unwrap_or(false))
+                            && usize::from(out_tags.get(i).copied().unwrap_or(0)) == tag
+                    }));
+                    alternative.next(n, Some(&chosen), vector)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves to the row group whose row-index entries `indexes` gives (by column id),
+    /// `group` of the stripe.
+    pub(crate) fn seek<'i>(
+        &mut self,
+        group: usize,
+        indexes: &dyn Fn(u32) -> Option<&'i RowIndex>,
+    ) -> Result<()> {
+        let column = self.column;
+        let entry = indexes(column)
+            .and_then(|index| index.entry.get(group))
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "column {column}: no row-index entry for row group {group}"
+                ))
+            })?;
+        let mut p = Positions::new(&entry.positions, column);
+        if let Some(present) = &mut self.present {
+            present.seek(&mut p)?;
+        }
+        match &mut self.kind {
+            Decoder::Boolean(data) => data.seek(&mut p)?,
+            Decoder::Byte(data) => data.seek(&mut p)?,
+            Decoder::Int(data) => data.seek(&mut p)?,
+            Decoder::Float(data) | Decoder::Double(data) => data.seek(&mut p)?,
+            Decoder::Direct { data, lengths, .. } => {
+                data.seek(&mut p)?;
+                lengths.seek(&mut p)?;
+            }
+            Decoder::Dictionary { ids, .. } => ids.seek(&mut p)?,
+            Decoder::Timestamp { seconds, nanos, .. } => {
+                seconds.seek(&mut p)?;
+                nanos.seek(&mut p)?;
+            }
+            Decoder::Decimal { data, scales, .. } => {
+                data.seek(&mut p)?;
+                scales.seek(&mut p)?;
+            }
+            Decoder::List {
+                lengths, elements, ..
+            } => {
+                lengths.seek(&mut p)?;
+                elements.seek(group, indexes)?;
+            }
+            Decoder::Map {
+                lengths,
+                keys,
+                values,
+                ..
+            } => {
+                lengths.seek(&mut p)?;
+                keys.seek(group, indexes)?;
+                values.seek(group, indexes)?;
+            }
+            Decoder::Struct(fields) => {
+                for field in fields {
+                    field.seek(group, indexes)?;
+                }
+            }
+            Decoder::Union { tags, alternatives } => {
+                tags.seek(&mut p)?;
+                for alternative in alternatives {
+                    alternative.seek(group, indexes)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every column id this decoder reads (its own and its children's).
+    pub(crate) fn columns(&self, out: &mut Vec<u32>) {
+        out.push(self.column);
+        match &self.kind {
+            Decoder::List { elements, .. } => elements.columns(out),
+            Decoder::Map { keys, values, .. } => {
+                keys.columns(out);
+                values.columns(out);
+            }
+            Decoder::Struct(fields) => fields.iter().for_each(|f| f.columns(out)),
+            Decoder::Union { alternatives, .. } => alternatives.iter().for_each(|a| a.columns(out)),
+            _ => {}
+        }
+    }
+}
+
+/// How the seconds of a timestamp column become a wall-clock time: ORC counts them from
+/// 2015-01-01 00:00:00 in the writer's time zone (the stripe footer's, UTC when it names
+/// none, and always UTC for `timestamp with local time zone`).
+enum Zone {
+    Utc,
+    Named {
+        zone: jiff::tz::TimeZone,
+        /// 2015-01-01 00:00:00 in the zone, in seconds from the epoch.
+        base: i64,
+    },
+}
+
+impl Zone {
+    fn new(name: &str) -> Result<Self> {
+        if matches!(name, "UTC" | "GMT" | "Etc/UTC" | "Etc/GMT" | "Z" | "") {
+            return Ok(Self::Utc);
+        }
+        let zone = jiff::tz::TimeZone::get(name)
+            .map_err(|e| Error::unsupported(format!("writer time zone {name:?}: {e}")))?;
+        let base = jiff::civil::date(2015, 1, 1)
+            .at(0, 0, 0, 0)
+            .to_zoned(zone.clone())
+            .map_err(|e| Error::unsupported(format!("writer time zone {name:?}: {e}")))?
+            .timestamp()
+            .as_second();
+        Ok(Self::Named { zone, base })
+    }
+
+    /// The wall-clock seconds (as if in UTC) of a stored value: the instant it names
+    /// in the writer's zone, shown in that zone, as Apache ORC's readers show it.
+    fn wall_clock(&self, stored: i64) -> i64 {
+        match self {
+            Self::Utc => stored.wrapping_add(TIMESTAMP_BASE),
+            Self::Named { zone, base } => {
+                let instant = stored.wrapping_add(*base);
+                let offset = jiff::Timestamp::from_second(instant)
+                    .map_or(0, |t| i64::from(zone.to_offset(t).seconds()));
+                instant.wrapping_add(offset)
+            }
+        }
+    }
+}
+
+/// An empty vector to be filled.
+pub(crate) fn empty_vector() -> Vector {
+    Vector::new(VectorData::Int(Vec::new()))
+}
+
+/// Decodes `count` values into `out` (its old values overwritten), growing it only as
+/// values are decoded, so that a count no stream backs allocates little; returns how
+/// many were decoded (fewer than `count` when the stream ends).
+fn fill<T: Copy + Default>(
+    out: &mut Vec<T>,
+    count: usize,
+    mut decode: impl FnMut(&mut [T]) -> Result<usize>,
+) -> Result<usize> {
+    // The slots `out` already has cost nothing more; past them, it grows by at most as
+    // much as was decoded so far.
+    let mut step = count.clamp(1, 1 << 16).max(out.len().min(count));
+    let mut filled = 0;
+    while filled < count {
+        let want = (count - filled).min(step);
+        let end = filled + want;
+        if out.len() < end {
+            out.resize(end, T::default());
+        }
+        let got = decode(out.get_mut(filled..end).unwrap_or_default())?;
+        filled += got;
+        if got < want {
+            break;
+        }
+        step = step.saturating_mul(2);
+    }
+    out.truncate(filled);
+    Ok(filled)
+}
+
+/// Moves the first `values.len()` values to the present slots of `present` (in order),
+/// filling the others with `fill`.
+fn spread<T: Copy>(values: &mut Vec<T>, present: Option<&[bool]>, fill: T) {
+    let Some(present) = present else {
+        return;
+    };
+    let count = values.len();
+    values.resize(present.len(), fill);
+    let mut src = count;
+    for (i, &p) in present.iter().enumerate().rev() {
+        if p {
+            src -= 1;
+            values[i] = values[src];
+        } else {
+            values[i] = fill;
+        }
+    }
+}
+
+fn reuse_bools(out: &mut Vector) -> &mut Vec<bool> {
+    if !matches!(out.data, VectorData::Boolean(_)) {
+        out.data = VectorData::Boolean(Vec::new());
+    }
+    let VectorData::Boolean(v) = &mut out.data else {
+        unreachable!()
+    };
+    v
+}
+
+fn reuse_ints(out: &mut Vector) -> &mut Vec<i64> {
+    if !matches!(out.data, VectorData::Int(_)) {
+        out.data = VectorData::Int(Vec::new());
+    }
+    let VectorData::Int(v) = &mut out.data else {
+        unreachable!()
+    };
+    v
+}
+
+fn reuse_bytes(out: &mut Vector) -> &mut ByteArrayBatch {
+    if !matches!(out.data, VectorData::Bytes(_)) {
+        out.data = VectorData::Bytes(ByteArrayBatch::new());
+    }
+    let VectorData::Bytes(v) = &mut out.data else {
+        unreachable!()
+    };
+    v.clear();
+    v
+}
+
+fn list_parts(out: &mut Vector) -> (&mut Vec<usize>, &mut Vector) {
+    if !matches!(out.data, VectorData::List { .. }) {
+        out.data = VectorData::List {
+            offsets: Vec::new(),
+            elements: Box::new(empty_vector()),
+        };
+    }
+    let VectorData::List { offsets, elements } = &mut out.data else {
+        unreachable!()
+    };
+    (offsets, elements)
+}
+
+fn map_parts(out: &mut Vector) -> (&mut Vec<usize>, &mut Vector, &mut Vector) {
+    if !matches!(out.data, VectorData::Map { .. }) {
+        out.data = VectorData::Map {
+            offsets: Vec::new(),
+            keys: Box::new(empty_vector()),
+            values: Box::new(empty_vector()),
+        };
+    }
+    let VectorData::Map {
+        offsets,
+        keys,
+        values,
+    } = &mut out.data
+    else {
+        unreachable!()
+    };
+    (offsets, keys, values)
+}
+
+fn union_parts(out: &mut Vector) -> (&mut Vec<u8>, &mut Vec<Vector>) {
+    if !matches!(out.data, VectorData::Union { .. }) {
+        out.data = VectorData::Union {
+            tags: Vec::new(),
+            alternatives: Vec::new(),
+        };
+    }
+    let VectorData::Union { tags, alternatives } = &mut out.data else {
+        unreachable!()
+    };
+    (tags, alternatives)
+}
+
+/// The offsets of `n` list or map slots from `count` lengths.
+fn read_offsets(
+    lengths: &mut Ints,
+    scratch: &mut Vec<i64>,
+    n: usize,
+    count: usize,
+    present: Option<&[bool]>,
+    column: u32,
+) -> Result<Vec<usize>> {
+    let got = fill(scratch, count, |out| lengths.decode(out))?;
+    if got < count {
+        return Err(Error::format(format!(
+            "column {column}: the LENGTH stream ends after {got} of {count} values"
+        )));
+    }
+    let mut offsets = Vec::with_capacity(n + 1);
+    offsets.push(0usize);
+    let mut total = 0usize;
+    let mut lens = scratch.iter();
+    for i in 0..n {
+        if present.is_none_or(|p| p.get(i).copied().unwrap_or(false)) {
+            let len = lens.next().copied().unwrap_or(0);
+            let len = usize::try_from(len)
+                .map_err(|_| Error::format(format!("column {column}: list length {len}")))?;
+            total = total.saturating_add(len);
+            if total > MAX_BATCH_VALUES {
+                return Err(parquet_core::Error::LimitExceeded {
+                    what: "values under the lists or maps of one batch",
+                    requested: total as u64,
+                    limit: MAX_BATCH_VALUES as u64,
+                }
+                .into());
+            }
+        }
+        offsets.push(total);
+    }
+    Ok(offsets)
+}
+
+/// Decodes ORC's nanosecond encoding: the low 3 bits `z` say that the value was
+/// divided by `10^(z + 1)` to drop trailing zeros.
+pub(crate) fn decode_nanos(encoded: i64) -> Option<u32> {
+    let encoded = encoded.cast_unsigned();
+    let zeros = (encoded & 7) as u32;
+    let mut value = encoded >> 3;
+    if zeros != 0 {
+        value = value.checked_mul(10u64.pow(zeros + 1))?;
+    }
+    u32::try_from(value).ok().filter(|&v| v < 1_000_000_000)
+}
+
+/// Reads one unbounded zigzag base-128 varint as an `i128`.
+fn read_varint_i128(data: &mut Raw, column: u32) -> Result<i128> {
+    let mut value: u128 = 0;
+    let mut shift = 0u32;
+    loop {
+        let byte = *data.bytes.get(data.pos).ok_or_else(|| {
+            Error::format(format!(
+                "column {column}: the decimal DATA stream ends inside a value"
+            ))
+        })?;
+        data.pos += 1;
+        let bits = u128::from(byte & 0x7f);
+        if shift >= 128 || (shift > 121 && bits >> (128 - shift) != 0) {
+            return Err(Error::format(format!(
+                "column {column}: a decimal is wider than 128 bits"
+            )));
+        }
+        value |= bits << shift;
+        shift += 7;
+        if byte & 0x80 == 0 {
+            break;
+        }
+    }
+    Ok((value >> 1).cast_signed() ^ -((value & 1).cast_signed()))
+}
+
+/// `unscaled * 10^-from` brought to `to` digits after the point (rounding half away from
+/// zero when digits are dropped, as Hive does).
+pub(crate) fn rescale(unscaled: i128, from: u32, to: u32) -> Option<i128> {
+    if from == to {
+        return Some(unscaled);
+    }
+    if to > from {
+        return unscaled.checked_mul(10i128.checked_pow(to - from)?);
+    }
+    let divisor = 10i128.checked_pow(from - to)?;
+    let quotient = unscaled / divisor;
+    let remainder = unscaled % divisor;
+    if remainder.unsigned_abs() * 2 >= divisor.unsigned_abs() {
+        Some(quotient + unscaled.signum())
+    } else {
+        Some(quotient)
+    }
+}
+
+/// The dictionary of a string column: `size` entries whose lengths are in `lengths`
+/// and bytes in `data`.
+fn read_dictionary(
+    column: u32,
+    size: u32,
+    data: &[u8],
+    lengths: Bytes,
+    version: RleVersion,
+) -> Result<ByteArrayBatch> {
+    let size = size as usize;
+    // Entries are distinct, so all but one (the empty string) take a byte at least: a
+    // larger claim cannot be true and must not size an allocation.
+    if size > data.len() + 1 {
+        return Err(Error::format(format!(
+            "column {column}: a dictionary of {size} entries in {} bytes",
+            data.len()
+        )));
+    }
+    let mut lens = vec![0i64; size];
+    let got = IntDecoder::new(lengths, version, false).decode(&mut lens)?;
+    if got < size {
+        return Err(Error::format(format!(
+            "column {column}: the dictionary LENGTH stream ends after {got} of {size} values"
+        )));
+    }
+    let mut entries = ByteArrayBatch::with_capacity(size, data.len());
+    let mut start = 0usize;
+    for &len in &lens {
+        let end = usize::try_from(len)
+            .ok()
+            .and_then(|len| start.checked_add(len))
+            .filter(|&end| end <= data.len())
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "column {column}: dictionary entry of length {len} past the {} bytes of DICTIONARY_DATA",
+                    data.len()
+                ))
+            })?;
+        entries.push(data.get(start..end).unwrap_or_default())?;
+        start = end;
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nanos_drop_trailing_zeros() {
+        assert_eq!(decode_nanos(0), Some(0));
+        assert_eq!(decode_nanos(1000 << 3), Some(1000));
+        // 1000 as "1, 3 zeros": z = 2 means 10^3.
+        assert_eq!(decode_nanos((1 << 3) | 2), Some(1000));
+        assert_eq!(decode_nanos((123_456_789 << 3) | 0), Some(123_456_789));
+        assert_eq!(decode_nanos((5 << 3) | 7), Some(500_000_000));
+        assert_eq!(decode_nanos((10 << 3) | 7), None);
+    }
+
+    #[test]
+    fn rescale_rounds_half_away_from_zero() {
+        assert_eq!(rescale(12345, 2, 4), Some(1_234_500));
+        assert_eq!(rescale(12345, 3, 1), Some(123));
+        assert_eq!(rescale(12355, 3, 1), Some(124));
+        assert_eq!(rescale(-12355, 3, 1), Some(-124));
+        assert_eq!(rescale(i128::MAX, 0, 2), None);
+    }
+
+    #[test]
+    fn spread_moves_values_to_present_slots() {
+        let mut v = vec![1, 2, 3];
+        spread(&mut v, Some(&[false, true, true, false, true]), 0);
+        assert_eq!(v, [0, 1, 2, 0, 3]);
+    }
+}

@@ -1,0 +1,746 @@
+//! The ORC file reader: the tail (postscript, footer, metadata), stripes, and batches or
+//! rows of the selected columns.
+
+mod column;
+mod filter;
+mod stripe;
+
+pub use stripe::{StreamInfo, StripeFooter};
+
+use std::collections::HashMap;
+
+use parquet_core::io::Source;
+use parquet_core::{Predicate, Row};
+use prost::Message;
+
+use crate::error::{Error, Result};
+use crate::proto;
+use crate::row::batch_to_rows;
+use crate::schema::{Kind, TypeDescription};
+use crate::statistics::ColumnStatistics;
+use crate::stream::{ChunkDecoder, OrcCompression};
+use crate::vector::Batch;
+
+use column::{ColumnDecoder, empty_vector};
+use stripe::StripeStreams;
+
+/// The most bytes of a file's tail read in one go (postscript, footer and metadata
+/// usually fit).
+const TAIL_READ: u64 = 16 * 1024;
+
+/// Apache ORC's default compression block size, for files that do not say theirs.
+const DEFAULT_BLOCK_SIZE: u64 = 256 * 1024;
+
+/// The largest compressed footer, metadata or stripe footer accepted.
+const MAX_METADATA: u64 = 1 << 30;
+
+/// The version of the file format: `[0, 11]` (ORC v0, Hive 0.11) or `[0, 12]` (ORC v1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileVersion {
+    /// The major version (0).
+    pub major: u32,
+    /// The minor version (11 or 12).
+    pub minor: u32,
+}
+
+impl FileVersion {
+    /// Whether the file is ORC v0 (Hive 0.11).
+    pub fn is_v0(self) -> bool {
+        (self.major, self.minor) < (0, 12)
+    }
+}
+
+impl std::fmt::Display for FileVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// Where a stripe is and how many rows it holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StripeInfo {
+    /// The offset of its first byte.
+    pub offset: u64,
+    /// The bytes of its index streams.
+    pub index_length: u64,
+    /// The bytes of its data streams.
+    pub data_length: u64,
+    /// The bytes of its (compressed) footer.
+    pub footer_length: u64,
+    /// The rows it holds.
+    pub num_rows: u64,
+}
+
+/// What to read: which columns, how many rows at a time, and which stripes and row
+/// groups may be skipped.
+#[derive(Debug, Clone)]
+pub struct ReadOptions {
+    projection: Option<Vec<String>>,
+    batch_size: usize,
+    predicate: Option<Predicate>,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self {
+            projection: None,
+            batch_size: 1024,
+            predicate: None,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// Reads only these columns: top-level names, or dotted paths into structs
+    /// (`address.city`). A column is read with all of its children. Their order in the
+    /// result is the schema's.
+    #[must_use]
+    pub fn with_projection<I, T>(mut self, columns: I) -> Self
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<String>,
+    {
+        self.projection = Some(columns.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Rows per batch (at least 1; default 1024).
+    #[must_use]
+    pub fn with_batch_size(mut self, rows: usize) -> Self {
+        self.batch_size = rows.max(1);
+        self
+    }
+
+    /// Skips the stripes, and the row groups of the row index (every
+    /// [`OrcReader::row_index_stride`] rows), whose statistics show that no row can
+    /// match `predicate`; the reader seeks past skipped row groups by the row index's
+    /// positions. The rows read must still be tested with [`Predicate::matches`]: a
+    /// part that might match is read whole.
+    #[must_use]
+    pub fn with_predicate(mut self, predicate: Predicate) -> Self {
+        self.predicate = Some(predicate);
+        self
+    }
+}
+
+/// An ORC file open for reading.
+///
+/// ```
+/// # fn main() -> Result<(), orc_file::Error> {
+/// # let bytes = bytes::Bytes::new();
+/// # if bytes.is_empty() { return Ok(()); }
+/// use orc_file::{OrcReader, ReadOptions};
+///
+/// let reader = OrcReader::open(bytes)?;
+/// println!("{} rows of {}", reader.num_rows(), reader.schema());
+/// for row in reader.rows(ReadOptions::default())? {
+///     println!("{:?}", row?);
+/// }
+/// # Ok(())
+/// # }
+/// ```
+pub struct OrcReader<S> {
+    source: S,
+    postscript: proto::PostScript,
+    footer: proto::Footer,
+    schema: TypeDescription,
+    compression: OrcCompression,
+    block_size: u64,
+    version: FileVersion,
+    stripes: Vec<StripeInfo>,
+    /// Where the (compressed) metadata section is: offset and length.
+    metadata: (u64, u64),
+}
+
+impl<S: Source> OrcReader<S> {
+    /// Opens a file: reads and checks its tail.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Format`] when the file is not ORC or its tail is malformed,
+    /// [`Error::Io`] from the source.
+    pub fn open(source: S) -> Result<Self> {
+        let len = source.len()?;
+        if len < 4 {
+            return Err(Error::format(format!(
+                "{len} bytes: too short for an ORC file"
+            )));
+        }
+        let tail_start = len - len.min(TAIL_READ);
+        let tail = source.read_at(tail_start, (len - tail_start) as usize)?;
+        let ps_len = u64::from(*tail.last().unwrap_or(&0));
+        if ps_len == 0 || ps_len + 1 > len {
+            return Err(Error::format(format!(
+                "postscript length {ps_len} in a file of {len} bytes"
+            )));
+        }
+        let ps_start = len - 1 - ps_len;
+        let ps_bytes = tail
+            .get((ps_start - tail_start) as usize..tail.len() - 1)
+            .ok_or_else(|| Error::format("the postscript is cut short"))?;
+        let postscript = proto::PostScript::decode(ps_bytes).map_err(|e| {
+            Error::format(format!(
+                "not an ORC file: the postscript does not decode ({e})"
+            ))
+        })?;
+        match postscript.magic.as_deref() {
+            Some("ORC") => {}
+            Some(other) => {
+                return Err(Error::format(format!(
+                    "not an ORC file: postscript magic {other:?}"
+                )));
+            }
+            None => {
+                // Hive 0.11 files may lack the postscript magic: the header must have it.
+                if source.read_at(0, 3)?.as_ref() != b"ORC" {
+                    return Err(Error::format("not an ORC file: no \"ORC\" magic"));
+                }
+            }
+        }
+        let version = match postscript.version.as_slice() {
+            [] => FileVersion {
+                major: 0,
+                minor: 11,
+            },
+            [major] => FileVersion {
+                major: *major,
+                minor: 0,
+            },
+            [major, minor, ..] => FileVersion {
+                major: *major,
+                minor: *minor,
+            },
+        };
+        let compression = OrcCompression::from_proto(postscript.compression.unwrap_or(0))?;
+        let block_size = postscript
+            .compression_block_size
+            .unwrap_or(DEFAULT_BLOCK_SIZE);
+        let mut chunks = ChunkDecoder::new(compression, block_size)?;
+
+        let footer_len = postscript.footer_length.unwrap_or(0);
+        let metadata_len = postscript.metadata_length.unwrap_or(0);
+        if footer_len > MAX_METADATA || metadata_len > MAX_METADATA {
+            return Err(Error::format(format!(
+                "footer of {footer_len} bytes and metadata of {metadata_len}: past the limit of {MAX_METADATA}"
+            )));
+        }
+        let footer_start = ps_start
+            .checked_sub(footer_len)
+            .filter(|&s| s >= 3)
+            .ok_or_else(|| {
+                Error::format(format!("footer of {footer_len} bytes in a file of {len}"))
+            })?;
+        let metadata_start = footer_start
+            .checked_sub(metadata_len)
+            .filter(|&s| s >= 3)
+            .ok_or_else(|| {
+                Error::format(format!(
+                    "metadata of {metadata_len} bytes in a file of {len}"
+                ))
+            })?;
+        let footer_bytes = read_range(&source, &tail, tail_start, footer_start, footer_len)?;
+        let footer_bytes = decompress(&mut chunks, &footer_bytes, "footer")?;
+        let footer = proto::Footer::decode(footer_bytes.as_slice())?;
+        let schema = TypeDescription::from_proto(&footer.types)?;
+        if schema.kind() != Kind::Struct {
+            return Err(Error::format(format!(
+                "the root type is {}, not a struct",
+                schema.kind().name()
+            )));
+        }
+
+        let mut stripes = Vec::with_capacity(footer.stripes.len());
+        for (i, s) in footer.stripes.iter().enumerate() {
+            let info = StripeInfo {
+                offset: s.offset.unwrap_or(0),
+                index_length: s.index_length.unwrap_or(0),
+                data_length: s.data_length.unwrap_or(0),
+                footer_length: s.footer_length.unwrap_or(0),
+                num_rows: s.number_of_rows.unwrap_or(0),
+            };
+            let end = info
+                .offset
+                .checked_add(info.index_length)
+                .and_then(|e| e.checked_add(info.data_length))
+                .and_then(|e| e.checked_add(info.footer_length));
+            if info.offset < 3
+                || end.is_none_or(|e| e > metadata_start)
+                || info.footer_length > MAX_METADATA
+            {
+                return Err(Error::format(format!(
+                    "stripe {i} at {} of {} + {} + {} bytes is outside the file's data",
+                    info.offset, info.index_length, info.data_length, info.footer_length
+                )));
+            }
+            stripes.push(info);
+        }
+        Ok(Self {
+            source,
+            postscript,
+            footer,
+            schema,
+            compression,
+            block_size,
+            version,
+            stripes,
+            metadata: (metadata_start, metadata_len),
+        })
+    }
+
+    /// The schema: a struct of the top-level columns.
+    pub fn schema(&self) -> &TypeDescription {
+        &self.schema
+    }
+
+    /// The number of rows the footer records.
+    pub fn num_rows(&self) -> u64 {
+        self.footer.number_of_rows.unwrap_or(0)
+    }
+
+    /// The file format version.
+    pub fn version(&self) -> FileVersion {
+        self.version
+    }
+
+    /// The writer version the postscript records (0 when it records none, as Hive 0.11
+    /// did).
+    pub fn writer_version(&self) -> u32 {
+        self.postscript.writer_version.unwrap_or(0)
+    }
+
+    /// The writer the footer names (0 Java, 1 C++, 2 Presto, ...; `None` when unset).
+    pub fn writer(&self) -> Option<u32> {
+        self.footer.writer
+    }
+
+    /// The codec of the file's chunks.
+    pub fn compression(&self) -> OrcCompression {
+        self.compression
+    }
+
+    /// The largest chunk the writer compressed at once.
+    pub fn compression_block_size(&self) -> u64 {
+        self.block_size
+    }
+
+    /// Rows per row-index entry (0 when the file has no row index).
+    pub fn row_index_stride(&self) -> u32 {
+        self.footer.row_index_stride.unwrap_or(0)
+    }
+
+    /// The stripes.
+    pub fn stripes(&self) -> &[StripeInfo] {
+        &self.stripes
+    }
+
+    /// The user metadata: names and values, in file order.
+    pub fn user_metadata(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.footer.metadata.iter().map(|m| {
+            (
+                m.name.as_deref().unwrap_or(""),
+                m.value.as_deref().unwrap_or_default(),
+            )
+        })
+    }
+
+    /// The file's statistics, by column id.
+    pub fn file_statistics(&self) -> Vec<ColumnStatistics> {
+        self.footer.statistics.iter().map(ColumnStatistics::from_proto).collect()
+    }
+
+    /// The file's statistics, by column id, as stored.
+    pub fn file_statistics_proto(&self) -> &[proto::ColumnStatistics] {
+        &self.footer.statistics
+    }
+
+    /// The statistics of each stripe, by column id (empty when the file has none).
+    ///
+    /// # Errors
+    ///
+    /// When the metadata section is malformed.
+    pub fn stripe_statistics(&self) -> Result<Vec<Vec<ColumnStatistics>>> {
+        Ok(self
+            .stripe_statistics_proto()?
+            .iter()
+            .map(|s| s.col_stats.iter().map(ColumnStatistics::from_proto).collect())
+            .collect())
+    }
+
+    /// The per-stripe statistics of the metadata section (empty when the file has
+    /// none), as stored.
+    ///
+    /// # Errors
+    ///
+    /// When the metadata section is malformed.
+    pub fn stripe_statistics_proto(&self) -> Result<Vec<proto::StripeStatistics>> {
+        let (offset, len) = self.metadata;
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        let bytes = self.source.read_at(offset, len as usize)?;
+        let mut chunks = ChunkDecoder::new(self.compression, self.block_size)?;
+        let bytes = decompress(&mut chunks, &bytes, "metadata")?;
+        Ok(proto::Metadata::decode(bytes.as_slice())?.stripe_stats)
+    }
+
+    /// The footer of stripe `index`: its streams, encodings and time zone.
+    ///
+    /// # Errors
+    ///
+    /// When the index is out of range or the footer is malformed.
+    pub fn stripe_footer(&self, index: usize) -> Result<StripeFooter> {
+        let info = self.stripes.get(index).ok_or_else(|| {
+            Error::invalid_input(format!("stripe {index} of {}", self.stripes.len()))
+        })?;
+        let mut chunks = ChunkDecoder::new(self.compression, self.block_size)?;
+        self.read_stripe_footer(info, &mut chunks)
+    }
+
+    fn read_stripe_footer(
+        &self,
+        info: &StripeInfo,
+        chunks: &mut ChunkDecoder,
+    ) -> Result<StripeFooter> {
+        let at = info.offset + info.index_length + info.data_length;
+        let bytes = self.source.read_at(at, info.footer_length as usize)?;
+        let bytes = decompress(chunks, &bytes, "stripe footer")?;
+        StripeFooter::decode(
+            &bytes,
+            info.offset,
+            info.index_length,
+            info.data_length,
+            self.schema.column_count(),
+        )
+    }
+
+    /// The columns a projection selects, by column id, and the schema of what is read.
+    fn select(&self, projection: Option<&[String]>) -> Result<(Vec<bool>, TypeDescription)> {
+        let count = self.schema.column_count();
+        let Some(projection) = projection else {
+            return Ok((vec![true; count], self.schema.clone()));
+        };
+        let mut selected = vec![false; count];
+        for name in projection {
+            let mut t = &self.schema;
+            selected[0] = true;
+            for part in name.split('.') {
+                t = t.field(part).ok_or_else(|| {
+                    Error::invalid_input(format!("no column {name:?} in {}", self.schema))
+                })?;
+                selected[t.id() as usize] = true;
+            }
+            for id in t.id()..=t.max_id() {
+                selected[id as usize] = true;
+            }
+        }
+        let pruned = prune(&self.schema, &selected);
+        Ok((selected, pruned))
+    }
+
+    /// The batches of the selected columns, stripe after stripe.
+    ///
+    /// # Errors
+    ///
+    /// When a projected column does not exist.
+    pub fn batches(&self, options: ReadOptions) -> Result<Batches<'_, S>> {
+        let (selected, schema) = self.select(options.projection.as_deref())?;
+        // With a predicate, the row indexes of the columns read (to seek) and of the
+        // columns judged (their statistics).
+        let mut index_columns = vec![false; selected.len()];
+        let mut stripe_statistics = Vec::new();
+        if let Some(predicate) = &options.predicate {
+            index_columns.clone_from(&selected);
+            for id in filter::columns(&self.schema, predicate) {
+                index_columns[id as usize] = true;
+            }
+            stripe_statistics = self.stripe_statistics_proto()?;
+        }
+        Ok(Batches {
+            reader: self,
+            selected,
+            index_columns,
+            schema,
+            batch_size: options.batch_size,
+            predicate: options.predicate,
+            stripe_statistics,
+            next_stripe: 0,
+            decoders: Vec::new(),
+            groups: None,
+            row: 0,
+            stripe_rows: 0,
+            chunks: ChunkDecoder::new(self.compression, self.block_size)?,
+            failed: false,
+        })
+    }
+
+    /// The rows of the selected columns.
+    ///
+    /// # Errors
+    ///
+    /// When a projected column does not exist.
+    pub fn rows(&self, options: ReadOptions) -> Result<Rows<'_, S>> {
+        Ok(Rows {
+            batches: self.batches(options)?,
+            pending: Vec::new().into_iter(),
+        })
+    }
+}
+
+/// The schema of the selected columns: struct fields not selected are left out.
+fn prune(t: &TypeDescription, selected: &[bool]) -> TypeDescription {
+    match t.kind() {
+        Kind::Struct => TypeDescription::struct_of(
+            t.fields()
+                .filter(|(_, c)| selected.get(c.id() as usize).copied().unwrap_or(false))
+                .map(|(n, c)| (n.to_owned(), prune(c, selected))),
+        ),
+        _ => t.clone(),
+    }
+}
+
+fn read_range<S: Source>(
+    source: &S,
+    tail: &[u8],
+    tail_start: u64,
+    start: u64,
+    len: u64,
+) -> Result<Vec<u8>> {
+    if start >= tail_start {
+        let from = (start - tail_start) as usize;
+        return tail
+            .get(from..from + len as usize)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| Error::format("the tail is cut short"));
+    }
+    Ok(source.read_at(start, len as usize)?.to_vec())
+}
+
+fn decompress(chunks: &mut ChunkDecoder, bytes: &[u8], what: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut starts = Vec::new();
+    chunks
+        .decode_stream(bytes, &mut out, &mut starts)
+        .map_err(|e| Error::format(format!("the {what}: {e}")))?;
+    Ok(out)
+}
+
+/// Batches of rows: see [`OrcReader::batches`].
+pub struct Batches<'a, S> {
+    reader: &'a OrcReader<S>,
+    selected: Vec<bool>,
+    /// The columns whose row indexes are read (none without a predicate).
+    index_columns: Vec<bool>,
+    schema: TypeDescription,
+    batch_size: usize,
+    predicate: Option<Predicate>,
+    stripe_statistics: Vec<proto::StripeStatistics>,
+    next_stripe: usize,
+    decoders: Vec<ColumnDecoder>,
+    /// The row groups of the current stripe that might match, and the row indexes to
+    /// seek to them (`None`: read every row).
+    groups: Option<(Vec<bool>, HashMap<u32, proto::RowIndex>)>,
+    /// The next row of the current stripe, and its rows.
+    row: u64,
+    stripe_rows: u64,
+    chunks: ChunkDecoder,
+    failed: bool,
+}
+
+impl<S: Source> Batches<'_, S> {
+    /// The schema of the batches: the file's, without the columns not selected.
+    pub fn schema(&self) -> &TypeDescription {
+        &self.schema
+    }
+
+    /// Fills `batch` with the next rows (reusing its buffers); `false` at the end.
+    ///
+    /// # Errors
+    ///
+    /// When the file is malformed.
+    pub fn next_into(&mut self, batch: &mut Batch) -> Result<bool> {
+        loop {
+            if self.row >= self.stripe_rows {
+                if !self.next_stripe()? {
+                    return Ok(false);
+                }
+                continue;
+            }
+            let mut end = self.stripe_rows;
+            if let Some((groups, indexes)) = &self.groups {
+                let stride = u64::from(self.reader.row_index_stride());
+                let group = (self.row / stride) as usize;
+                if !groups.get(group).copied().unwrap_or(true) {
+                    // Seek to the next row group that might match, or leave the stripe.
+                    let Some(next) = (group..groups.len()).find(|&g| groups[g]) else {
+                        self.row = self.stripe_rows;
+                        continue;
+                    };
+                    for decoder in &mut self.decoders {
+                        decoder.seek(next, &|id| indexes.get(&id))?;
+                    }
+                    self.row = next as u64 * stride;
+                    continue;
+                }
+                end = end.min((group as u64 + 1) * stride);
+            }
+            let n = (end - self.row).min(self.batch_size as u64) as usize;
+            batch.num_rows = n;
+            batch.columns.resize_with(self.decoders.len(), empty_vector);
+            for (decoder, vector) in self.decoders.iter_mut().zip(&mut batch.columns) {
+                decoder.next(n, None, vector)?;
+            }
+            self.row += n as u64;
+            return Ok(true);
+        }
+    }
+
+    /// Opens the next stripe that might hold a matching row; `false` past the last.
+    fn next_stripe(&mut self) -> Result<bool> {
+        let reader = self.reader;
+        loop {
+            let index = self.next_stripe;
+            let Some(info) = reader.stripes.get(index) else {
+                return Ok(false);
+            };
+            self.next_stripe += 1;
+            if info.num_rows == 0 {
+                continue;
+            }
+            if let Some(predicate) = &self.predicate {
+                let stats = self.stripe_statistics.get(index).map(|s| &s.col_stats);
+                let judge = |id: u32| stats.and_then(|s| s.get(id as usize)).cloned();
+                if !filter::might_match(predicate, &reader.schema, &judge, info.num_rows) {
+                    continue;
+                }
+            }
+            let footer = reader.read_stripe_footer(info, &mut self.chunks)?;
+            let with_index = self.predicate.is_some() && reader.row_index_stride() > 0;
+            let wanted: Vec<bool> = if with_index {
+                self.selected
+                    .iter()
+                    .zip(&self.index_columns)
+                    .map(|(&s, &i)| s || i)
+                    .collect()
+            } else {
+                self.selected.clone()
+            };
+            let mut streams = StripeStreams::load(
+                &reader.source,
+                &footer,
+                &wanted,
+                with_index,
+                &mut self.chunks,
+            )?;
+            self.decoders = reader
+                .schema
+                .children()
+                .iter()
+                .filter(|c| self.selected[c.id() as usize])
+                .map(|c| ColumnDecoder::new(c, &self.selected, &mut streams))
+                .collect::<Result<_>>()?;
+            self.groups = None;
+            if let (true, Some(predicate)) = (with_index, &self.predicate) {
+                let groups = self.row_groups(predicate, info.num_rows, &streams.indexes);
+                if !groups.contains(&true) {
+                    continue;
+                }
+                // Seeking needs an index entry for every column read.
+                let mut read = Vec::new();
+                for decoder in &self.decoders {
+                    decoder.columns(&mut read);
+                }
+                let seekable = read.iter().all(|id| {
+                    streams
+                        .indexes
+                        .get(id)
+                        .is_some_and(|index| index.entry.len() >= groups.len())
+                });
+                if seekable {
+                    self.groups = Some((groups, std::mem::take(&mut streams.indexes)));
+                }
+            }
+            self.row = 0;
+            self.stripe_rows = info.num_rows;
+            return Ok(true);
+        }
+    }
+
+    /// Which row groups of a stripe of `rows` rows might match, by the row index's
+    /// statistics.
+    fn row_groups(
+        &self,
+        predicate: &Predicate,
+        rows: u64,
+        indexes: &HashMap<u32, proto::RowIndex>,
+    ) -> Vec<bool> {
+        let stride = u64::from(self.reader.row_index_stride());
+        let count = rows.div_ceil(stride);
+        (0..count)
+            .map(|group| {
+                let group_rows = stride.min(rows - group * stride);
+                let judge = |id: u32| {
+                    indexes
+                        .get(&id)
+                        .and_then(|index| index.entry.get(group as usize))
+                        .and_then(|entry| entry.statistics.clone())
+                };
+                filter::might_match(predicate, &self.reader.schema, &judge, group_rows)
+            })
+            .collect()
+    }
+}
+
+impl<S: Source> Iterator for Batches<'_, S> {
+    type Item = Result<Batch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let mut batch = Batch::default();
+        match self.next_into(&mut batch) {
+            Ok(true) => Some(Ok(batch)),
+            Ok(false) => None,
+            Err(e) => {
+                self.failed = true;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+/// Rows: see [`OrcReader::rows`].
+pub struct Rows<'a, S> {
+    batches: Batches<'a, S>,
+    pending: std::vec::IntoIter<Row>,
+}
+
+impl<S: Source> Rows<'_, S> {
+    /// The schema of the rows.
+    pub fn schema(&self) -> &TypeDescription {
+        self.batches.schema()
+    }
+}
+
+impl<S: Source> Iterator for Rows<'_, S> {
+    type Item = Result<Row>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(row) = self.pending.next() {
+                return Some(Ok(row));
+            }
+            let batch = match self.batches.next()? {
+                Ok(batch) => batch,
+                Err(e) => return Some(Err(e)),
+            };
+            match batch_to_rows(&batch, &self.batches.schema) {
+                Ok(rows) => self.pending = rows.into_iter(),
+                Err(e) => {
+                    self.batches.failed = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! One stripe's streams: where they are, read and decompressed for the selected columns.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use bytes::Bytes;
+use parquet_core::io::Source;
+use prost::Message;
+
+use crate::error::{Error, Result};
+use crate::proto::{self, column_encoding::Kind as EncodingKind, stream::Kind as StreamKind};
+use crate::stream::ChunkDecoder;
+
+/// Where one stream of a stripe is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamInfo {
+    /// The column.
+    pub column: u32,
+    /// The kind, as the file numbers it (see [`proto::stream::Kind`]).
+    pub kind: i32,
+    /// Its offset in the file.
+    pub offset: u64,
+    /// Its length in bytes (compressed).
+    pub length: u64,
+}
+
+impl StreamInfo {
+    /// The kind's name (`PRESENT`, `DATA`, ...), or its number when unknown.
+    pub fn kind_name(&self) -> String {
+        StreamKind::try_from(self.kind).map_or_else(
+            |_| format!("kind {}", self.kind),
+            |k| k.as_str_name().to_owned(),
+        )
+    }
+}
+
+/// A stripe's footer, decoded: its streams with their places, the encoding of each
+/// column, and the writer's time zone.
+#[derive(Debug, Clone)]
+pub struct StripeFooter {
+    /// The streams, in file order.
+    pub streams: Vec<StreamInfo>,
+    /// The encoding of each column, by column id.
+    pub encodings: Vec<proto::ColumnEncoding>,
+    /// The writer's time zone (ORC v1; `None` in v0 files).
+    pub writer_timezone: Option<String>,
+}
+
+impl StripeFooter {
+    /// Decodes the footer of the stripe at `offset` whose index and data areas take
+    /// `index_length + data_length` bytes, checking every stream lies inside them.
+    pub(crate) fn decode(
+        bytes: &[u8],
+        offset: u64,
+        index_length: u64,
+        data_length: u64,
+        columns: usize,
+    ) -> Result<Self> {
+        let footer = proto::StripeFooter::decode(bytes)?;
+        let end = offset
+            .checked_add(index_length)
+            .and_then(|o| o.checked_add(data_length))
+            .ok_or_else(|| Error::format("stripe areas overflow"))?;
+        let mut at = offset;
+        let mut streams = Vec::with_capacity(footer.streams.len());
+        for s in &footer.streams {
+            let length = s.length.unwrap_or(0);
+            let next = at
+                .checked_add(length)
+                .filter(|&n| n <= end)
+                .ok_or_else(|| {
+                    Error::format(format!(
+                        "stripe at {offset}: stream of column {} ({} bytes) ends past the stripe's {} bytes",
+                        s.column.unwrap_or(0),
+                        length,
+                        end - offset
+                    ))
+                })?;
+            streams.push(StreamInfo {
+                column: s.column.unwrap_or(0),
+                kind: s.kind.unwrap_or(-1),
+                offset: at,
+                length,
+            });
+            at = next;
+        }
+        if footer.columns.len() < columns {
+            return Err(Error::format(format!(
+                "stripe at {offset}: {} column encodings for {columns} columns",
+                footer.columns.len()
+            )));
+        }
+        Ok(Self {
+            streams,
+            encodings: footer.columns,
+            writer_timezone: footer.writer_timezone,
+        })
+    }
+}
+
+/// A decompressed stream, and where its compression chunks start (to seek in it by
+/// row-index positions).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Stream {
+    pub(crate) bytes: Bytes,
+    pub(crate) starts: Vec<(u64, u64)>,
+    pub(crate) compressed: bool,
+}
+
+/// The decompressed streams of the selected columns of one stripe, handed out to the
+/// column decoders as they are built, and their row indexes.
+pub(crate) struct StripeStreams {
+    streams: HashMap<(u32, i32), Stream>,
+    encodings: Vec<proto::ColumnEncoding>,
+    /// The row index of each selected column that has one, by column id.
+    pub(crate) indexes: HashMap<u32, proto::RowIndex>,
+    /// The writer's time zone.
+    pub(crate) timezone: Option<String>,
+}
+
+impl StripeStreams {
+    /// Reads and decompresses the data streams of the `selected` columns, and their row
+    /// indexes when `with_index`.
+    pub(crate) fn load<S: Source>(
+        source: &S,
+        footer: &StripeFooter,
+        selected: &[bool],
+        with_index: bool,
+        chunks: &mut ChunkDecoder,
+    ) -> Result<Self> {
+        let mut streams = HashMap::new();
+        let mut indexes = HashMap::new();
+        // One read for the span of the wanted streams, as they are usually close.
+        let wanted: Vec<&StreamInfo> = footer
+            .streams
+            .iter()
+            .filter(|s| {
+                selected.get(s.column as usize).copied().unwrap_or(false)
+                    && (is_data_stream(s.kind)
+                        || (with_index && s.kind == StreamKind::RowIndex as i32))
+                    && s.length > 0
+            })
+            .collect();
+        if let (Some(first), Some(last)) = (wanted.first(), wanted.last()) {
+            let start = first.offset;
+            let end = last.offset + last.length;
+            let span = usize::try_from(end - start)
+                .map_err(|_| Error::format("a stripe larger than memory"))?;
+            let bytes = source.read_at(start, span)?;
+            if bytes.len() != span {
+                return Err(Error::format(format!(
+                    "stripe data at {start}: {span} bytes expected, {} read",
+                    bytes.len()
+                )));
+            }
+            for s in wanted {
+                let from = (s.offset - start) as usize;
+                let raw = bytes.slice(from..from + s.length as usize);
+                let decoded = decode(chunks, raw).map_err(|e| {
+                    Error::format(format!("column {} stream {}: {e}", s.column, s.kind_name()))
+                })?;
+                if s.kind == StreamKind::RowIndex as i32 {
+                    indexes.insert(s.column, proto::RowIndex::decode(decoded.bytes.as_ref())?);
+                } else {
+                    streams.insert((s.column, s.kind), decoded);
+                }
+            }
+        }
+        Ok(Self {
+            streams,
+            encodings: footer.encodings.clone(),
+            indexes,
+            timezone: footer.writer_timezone.clone(),
+        })
+    }
+
+    /// The encoding of a column.
+    pub(crate) fn encoding(&self, column: u32) -> Result<EncodingKind> {
+        let encoding = self
+            .encodings
+            .get(column as usize)
+            .ok_or_else(|| Error::format(format!("column {column} has no encoding")))?;
+        let raw = encoding.kind.unwrap_or(0);
+        EncodingKind::try_from(raw)
+            .map_err(|_| Error::format(format!("column {column} has unknown encoding {raw}")))
+    }
+
+    /// The dictionary size of a column.
+    pub(crate) fn dictionary_size(&self, column: u32) -> Result<u32> {
+        self.encodings
+            .get(column as usize)
+            .and_then(|e| e.dictionary_size)
+            .ok_or_else(|| Error::format(format!("column {column}: a dictionary without a size")))
+    }
+
+    /// The stream of `column` of `kind`, if the stripe has it.
+    pub(crate) fn take(&mut self, column: u32, kind: StreamKind) -> Option<Stream> {
+        self.streams.remove(&(column, kind as i32))
+    }
+
+    /// The stream of `column` of `kind`: an empty stream when the stripe has none (a
+    /// column without values may omit its streams) .
+    pub(crate) fn require(&mut self, column: u32, kind: StreamKind) -> Result<Stream> {
+        Ok(self.take(column, kind).unwrap_or_default())
+    }
+}
+
+/// Decompresses a stream; an uncompressed one is used as it is.
+fn decode(chunks: &mut ChunkDecoder, raw: Bytes) -> Result<Stream> {
+    let mut starts = Vec::new();
+    let bytes = match chunks.decode_stream_cow(&raw, &mut starts)? {
+        Cow::Borrowed(_) => raw,
+        Cow::Owned(decoded) => Bytes::from(decoded),
+    };
+    Ok(Stream {
+        bytes,
+        starts,
+        compressed: chunks.compression().is_compressed(),
+    })
+}
+
+/// Whether a stream kind holds values (rather than indexes and Bloom filters).
+fn is_data_stream(kind: i32) -> bool {
+    matches!(
+        StreamKind::try_from(kind),
+        Ok(StreamKind::Present
+            | StreamKind::Data
+            | StreamKind::Length
+            | StreamKind::DictionaryData
+            | StreamKind::Secondary)
+    )
+}

@@ -1,0 +1,140 @@
+//! Integer streams of either RLE version, as a column's encoding says (`DIRECT` and
+//! `DICTIONARY` are version 1, `DIRECT_V2` and `DICTIONARY_V2` version 2).
+
+use super::int_v1::{IntRleV1Decoder, IntRleV1Encoder};
+use super::int_v2::{IntRleV2Decoder, IntRleV2Encoder};
+use parquet_core::Result;
+
+/// The integer run-length encoding of a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RleVersion {
+    /// RLE version 1: ORC v0 (Hive 0.11) and the `DIRECT` and `DICTIONARY` encodings.
+    V1,
+    /// RLE version 2: the `DIRECT_V2` and `DICTIONARY_V2` encodings.
+    V2,
+}
+
+/// Decodes an integer stream of either version, held in `B`: a borrowed `&[u8]`, or an
+/// owned buffer such as `bytes::Bytes` or `Vec<u8>`.
+#[derive(Debug, Clone)]
+pub enum IntDecoder<B> {
+    /// RLE version 1.
+    V1(IntRleV1Decoder<B>),
+    /// RLE version 2.
+    V2(IntRleV2Decoder<B>),
+}
+
+impl<B: AsRef<[u8]>> IntDecoder<B> {
+    /// A decoder of the whole (decompressed) stream `input`; `signed` streams zigzag
+    /// their values, unsigned ones give `i64`s holding the `u64` bits.
+    pub const fn new(input: B, version: RleVersion, signed: bool) -> Self {
+        match version {
+            RleVersion::V1 => Self::V1(IntRleV1Decoder::new(input, signed)),
+            RleVersion::V2 => Self::V2(IntRleV2Decoder::new(input, signed)),
+        }
+    }
+
+    /// Fills `out` from the front and returns how many values it wrote: fewer than
+    /// `out.len()` only when the input ends at a run boundary.
+    ///
+    /// # Errors
+    ///
+    /// When a run is cut short or malformed.
+    #[inline]
+    pub fn decode(&mut self, out: &mut [i64]) -> Result<usize> {
+        match self {
+            Self::V1(decoder) => decoder.decode(out),
+            Self::V2(decoder) => decoder.decode(out),
+        }
+    }
+
+    /// Skips up to `n` values and returns how many it skipped.
+    ///
+    /// # Errors
+    ///
+    /// When a run is cut short or malformed.
+    #[inline]
+    pub fn skip(&mut self, n: usize) -> Result<usize> {
+        match self {
+            Self::V1(decoder) => decoder.skip(n),
+            Self::V2(decoder) => decoder.skip(n),
+        }
+    }
+
+    /// Bytes of the input not yet consumed.
+    pub fn remaining_input(&self) -> usize {
+        match self {
+            Self::V1(decoder) => decoder.remaining_input(),
+            Self::V2(decoder) => decoder.remaining_input(),
+        }
+    }
+}
+
+/// Encodes an integer stream in either version.
+#[derive(Debug, Clone)]
+pub enum IntEncoder {
+    /// RLE version 1.
+    V1(IntRleV1Encoder),
+    /// RLE version 2.
+    V2(IntRleV2Encoder),
+}
+
+impl IntEncoder {
+    /// An empty encoder; `signed` streams zigzag their values.
+    pub fn new(version: RleVersion, signed: bool) -> Self {
+        match version {
+            RleVersion::V1 => Self::V1(IntRleV1Encoder::new(signed)),
+            RleVersion::V2 => Self::V2(IntRleV2Encoder::new(signed)),
+        }
+    }
+
+    /// Appends one value (an unsigned stream takes the `u64` bits of the `i64`).
+    #[inline]
+    pub fn push(&mut self, value: i64) {
+        match self {
+            Self::V1(encoder) => encoder.push(value),
+            Self::V2(encoder) => encoder.push(value),
+        }
+    }
+
+    /// Appends `values`.
+    pub fn extend(&mut self, values: &[i64]) {
+        match self {
+            Self::V1(encoder) => encoder.extend(values),
+            Self::V2(encoder) => encoder.extend(values),
+        }
+    }
+
+    /// The row-index position: (bytes of output finished so far, values pending).
+    pub const fn position(&self) -> (u64, u64) {
+        match self {
+            Self::V1(encoder) => encoder.position(),
+            Self::V2(encoder) => encoder.position(),
+        }
+    }
+
+    /// Writes the pending values and returns the encoded stream, leaving the encoder
+    /// empty for reuse.
+    pub fn finish(&mut self) -> Vec<u8> {
+        match self {
+            Self::V1(encoder) => encoder.finish(),
+            Self::V2(encoder) => encoder.finish(),
+        }
+    }
+
+    /// Encoded bytes so far plus a bound on what the pending values will take.
+    pub const fn estimated_size(&self) -> usize {
+        match self {
+            Self::V1(encoder) => encoder.estimated_size(),
+            Self::V2(encoder) => encoder.estimated_size(),
+        }
+    }
+
+    /// The version this encoder writes.
+    pub const fn version(&self) -> RleVersion {
+        match self {
+            Self::V1(_) => RleVersion::V1,
+            Self::V2(_) => RleVersion::V2,
+        }
+    }
+}

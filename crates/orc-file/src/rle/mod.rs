@@ -1,0 +1,190 @@
+//! The run-length encodings of ORC streams (orc-v0.md and orc-v1.md, "Run Length
+//! Encoding"): byte RLE, boolean RLE, and integer RLE versions 1 and 2.
+//!
+//! ```
+//! use orc_file::rle::{IntRleV2Decoder, IntRleV2Encoder};
+//!
+//! // A signed stream: timestamps-like deltas, a short repeat, then random values.
+//! let values = [1_000, 1_010, 1_020, 1_030, 1_040, 7, 7, 7, 7, -3, 900_000, 12, -40_000];
+//! let mut encoder = IntRleV2Encoder::new(true);
+//! encoder.extend(&values);
+//! let bytes = encoder.finish();
+//!
+//! let mut decoder = IntRleV2Decoder::new(&bytes, true);
+//! let mut out = [0i64; 20];
+//! assert_eq!(decoder.decode(&mut out)?, values.len());
+//! assert_eq!(&out[..values.len()], &values);
+//! # Ok::<(), parquet_core::Error>(())
+//! ```
+//!
+//! # The encodings
+//!
+//! ```text
+//! byte-rle    := ( run | literals )*
+//! run         := control:0x00..=0x7f  value:u8                  // control + 3 copies
+//! literals    := control:0x80..=0xff  value:u8{256 - control}
+//!
+//! boolean-rle := byte-rle of bytes whose bits are the values, most significant first
+//!
+//! int-rle-v1  := ( run | literals )*
+//! run         := control:0x00..=0x7f  delta:i8  base:varint     // control + 3 values
+//! literals    := control:0x80..=0xff  varint{256 - control}
+//!
+//! int-rle-v2  := ( short-repeat | direct | patched-base | delta )*
+//! short-repeat:= 00 www ccc  value:(www+1 bytes, big-endian)     // ccc + 3 copies
+//! direct      := 01 wwwww l:9  values:(l+1 × W bits)
+//! patched-base:= 10 wwwww l:9  bbb ppppp  ggg nnnnn  base:(bbb+1 bytes)
+//!                values:(l+1 × W bits)  patches:(nnnnn × closest(ggg+1 + P) bits)
+//! delta       := 11 wwwww l:9  base:varint  delta-base:signed-varint
+//!                deltas:((l-1) × W bits, unless wwwww = 0: a fixed delta)
+//! ```
+//!
+//! Varints are base-128, least significant group first; a signed stream zigzags its
+//! values (`(v << 1) ^ (v >> 63)`) before they become varints or packed bits, except
+//! `PATCHED_BASE`, whose base carries its own sign bit. An unsigned stream (lengths,
+//! dictionary ids) decodes to `i64`s that hold the `u64` bits. Arithmetic wraps, as
+//! Java's does, so no input makes a decoder overflow.
+//!
+//! # Decoders and encoders
+//!
+//! Decoders borrow the whole decompressed stream; `decode` fills a caller's slice and
+//! returns fewer values only where the stream ends at a run boundary, `skip` moves on
+//! without decoding where it can. Encoders own their output and make the choices Apache
+//! ORC's Java writers make (`RunLengthByteWriter`, `BitFieldWriter`,
+//! `RunLengthIntegerWriter`, `RunLengthIntegerWriterV2` with aligned bit packing, the
+//! default `SPEED` strategy), so their bytes are Java's. Their `position` is Java's
+//! row-index position: the bytes finished so far, then the values still pending; a
+//! reader that starts at that byte and skips that many values is at the same value.
+//!
+//! # Errors and panics
+//!
+//! A header cut short, a run whose bytes are not all there, an overlong varint or a
+//! patch list that cannot be read is a [`parquet_core::Error`]; no input panics or
+//! makes a decoder allocate more than one run (512 values).
+#![warn(clippy::indexing_slicing)]
+
+mod bitpack;
+mod boolean;
+mod byte;
+mod int;
+mod int_v1;
+mod int_v2;
+
+pub use boolean::{BooleanRleDecoder, BooleanRleEncoder};
+pub use byte::{ByteRleDecoder, ByteRleEncoder};
+pub use int::{IntDecoder, IntEncoder, RleVersion};
+pub use int_v1::{IntRleV1Decoder, IntRleV1Encoder};
+pub use int_v2::{IntRleV2Decoder, IntRleV2Encoder};
+
+use parquet_core::{Error, Result};
+
+/// Longest varint of a 64-bit value.
+const MAX_VARINT_LEN: usize = 10;
+
+/// Reads a base-128 varint at `*pos`, moving `*pos` past it.
+///
+/// As Java's `readVulong`, bits past the 64th are dropped and a zero last group is
+/// accepted; unlike it, a varint longer than ten bytes is an error.
+#[inline]
+fn read_varint(input: &[u8], pos: &mut usize, what: &'static str) -> Result<u64> {
+    let start = *pos;
+    let rest = input.get(start..).unwrap_or_default();
+    if let Some(&byte) = rest.first()
+        && byte < 0x80
+    {
+        *pos = start + 1;
+        return Ok(u64::from(byte));
+    }
+    if let Some(bytes) = rest.first_chunk::<MAX_VARINT_LEN>() {
+        // Ten bytes there: no bounds checks, and a loop the compiler unrolls.
+        let mut value = 0u64;
+        for (index, &byte) in bytes.iter().enumerate() {
+            value |= u64::from(byte & 0x7f) << (7 * index);
+            if byte < 0x80 {
+                *pos = start + index + 1;
+                return Ok(value);
+            }
+        }
+        return Err(Error::invalid(what, start, MAX_VARINT_LEN as u64 + 1));
+    }
+    read_varint_slow(input, pos, what)
+}
+
+fn read_varint_slow(input: &[u8], pos: &mut usize, what: &'static str) -> Result<u64> {
+    let start = *pos;
+    let mut value = 0u64;
+    for (index, &byte) in input.get(start..).unwrap_or_default().iter().enumerate() {
+        if index == MAX_VARINT_LEN {
+            return Err(Error::invalid(what, start, MAX_VARINT_LEN as u64 + 1));
+        }
+        value |= u64::from(byte & 0x7f) << (7 * index);
+        if byte < 0x80 {
+            *pos = start + index + 1;
+            return Ok(value);
+        }
+    }
+    let available = input.len().saturating_sub(start);
+    Err(Error::truncated(what, start, available + 1, available))
+}
+
+/// Skips one varint at `*pos`: the same checks as [`read_varint`], without the value.
+#[inline]
+fn skip_varint(input: &[u8], pos: &mut usize, what: &'static str) -> Result<()> {
+    read_varint(input, pos, what).map(drop)
+}
+
+/// Appends `value` as a base-128 varint.
+#[inline]
+fn write_varint(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        #[allow(clippy::cast_possible_truncation)] // the low 7 bits
+        out.push(value as u8 | 0x80);
+        value >>= 7;
+    }
+    #[allow(clippy::cast_possible_truncation)] // below 0x80
+    out.push(value as u8);
+}
+
+/// Appends `value` zigzagged, as a varint.
+#[inline]
+fn write_signed_varint(out: &mut Vec<u8>, value: i64) {
+    write_varint(out, zigzag(value));
+}
+
+/// Zigzag: 0, -1, 1, -2, … ↦ 0, 1, 2, 3, ….
+#[inline]
+const fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)).cast_unsigned()
+}
+
+/// The inverse of [`zigzag`].
+#[inline]
+const fn unzigzag(value: u64) -> i64 {
+    (value >> 1).cast_signed() ^ -(value & 1).cast_signed()
+}
+
+/// Reads one byte at `*pos` and moves past it.
+#[inline]
+fn read_u8(input: &[u8], pos: &mut usize, what: &'static str) -> Result<u8> {
+    let byte = input
+        .get(*pos)
+        .copied()
+        .ok_or(Error::truncated(what, *pos, 1, 0))?;
+    *pos += 1;
+    Ok(byte)
+}
+
+/// Takes `len` bytes at `*pos` and moves past them.
+#[inline]
+fn take<'a>(input: &'a [u8], pos: &mut usize, len: usize, what: &'static str) -> Result<&'a [u8]> {
+    let start = *pos;
+    let bytes = start
+        .checked_add(len)
+        .and_then(|end| input.get(start..end))
+        .ok_or_else(|| Error::truncated(what, start, len, input.len().saturating_sub(start)))?;
+    *pos = start + len;
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests;

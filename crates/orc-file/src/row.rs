@@ -1,0 +1,153 @@
+//! Rows of [`Field`]s from column batches and back: the row API's view of ORC values.
+//!
+//! | ORC | [`Field`] |
+//! |---|---|
+//! | boolean | `Bool` |
+//! | tinyint, smallint, int, bigint | `Int` |
+//! | float, double | `Float`, `Double` |
+//! | string, char, varchar | `Str` |
+//! | binary | `Bytes` |
+//! | date | `Date` (days since 1970-01-01) |
+//! | timestamp | `Timestamp` in nanoseconds, `utc: false` |
+//! | timestamp with local time zone | `Timestamp` in nanoseconds, `utc: true` |
+//! | decimal | `Decimal` |
+//! | array, map, struct | `List`, `Map`, `Group` |
+//! | uniontype | `Group` of `tag` (`Int`) and `value` |
+
+use std::sync::Arc;
+
+use parquet_core::{Field, Row, TimeUnit};
+
+use crate::error::{Error, Result};
+use crate::schema::{Kind, TypeDescription};
+use crate::vector::{Batch, Vector, VectorData};
+
+/// The rows of a batch read with `schema` (a struct whose fields are the batch's
+/// columns).
+pub(crate) fn batch_to_rows(batch: &Batch, schema: &TypeDescription) -> Result<Vec<Row>> {
+    let names: Vec<Arc<str>> = schema
+        .field_names()
+        .iter()
+        .map(|n| Arc::from(n.as_str()))
+        .collect();
+    if names.len() != batch.columns.len() {
+        return Err(Error::invalid_input(format!(
+            "a batch of {} columns for a schema of {}",
+            batch.columns.len(),
+            names.len()
+        )));
+    }
+    let mut rows = Vec::with_capacity(batch.num_rows);
+    for i in 0..batch.num_rows {
+        let mut fields = Vec::with_capacity(names.len());
+        for ((name, column), t) in names.iter().zip(&batch.columns).zip(schema.children()) {
+            fields.push((Arc::clone(name), field_at(column, t, i)?));
+        }
+        rows.push(Row::new(fields));
+    }
+    Ok(rows)
+}
+
+fn mismatch(t: &TypeDescription) -> Error {
+    Error::invalid_input(format!("a vector that does not hold {t}"))
+}
+
+/// The value of slot `i` of `vector`, a column of type `t`.
+pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result<Field> {
+    if !vector.is_present(i) {
+        return Ok(Field::Null);
+    }
+    let out_of_range =
+        || Error::invalid_input(format!("slot {i} of a vector of {} slots", vector.len()));
+    Ok(match (&vector.data, t.kind()) {
+        (VectorData::Boolean(v), Kind::Boolean) => Field::Bool(*v.get(i).ok_or_else(out_of_range)?),
+        (VectorData::Int(v), Kind::Byte | Kind::Short | Kind::Int | Kind::Long) => {
+            Field::Int(*v.get(i).ok_or_else(out_of_range)?)
+        }
+        (VectorData::Int(v), Kind::Date) => {
+            let days = *v.get(i).ok_or_else(out_of_range)?;
+            Field::Date(
+                i32::try_from(days)
+                    .map_err(|_| Error::format(format!("date {days} days from 1970")))?,
+            )
+        }
+        (VectorData::Float(v), Kind::Float) => Field::Float(*v.get(i).ok_or_else(out_of_range)?),
+        (VectorData::Double(v), Kind::Double) => Field::Double(*v.get(i).ok_or_else(out_of_range)?),
+        (VectorData::Bytes(v), Kind::String | Kind::Varchar | Kind::Char) => {
+            let bytes = v.get(i).ok_or_else(out_of_range)?;
+            Field::Str(String::from_utf8_lossy(bytes).into_owned())
+        }
+        (VectorData::Bytes(v), Kind::Binary) => {
+            Field::Bytes(v.get(i).ok_or_else(out_of_range)?.to_vec())
+        }
+        (VectorData::Timestamp { seconds, nanos }, Kind::Timestamp | Kind::TimestampInstant) => {
+            let s = *seconds.get(i).ok_or_else(out_of_range)?;
+            let n = *nanos.get(i).ok_or_else(out_of_range)?;
+            Field::Timestamp {
+                value: i128::from(s) * 1_000_000_000 + i128::from(n),
+                unit: TimeUnit::Nanos,
+                utc: t.kind() == Kind::TimestampInstant,
+            }
+        }
+        (VectorData::Decimal { values, scales }, Kind::Decimal) => Field::Decimal {
+            unscaled: *values.get(i).ok_or_else(out_of_range)?,
+            scale: *scales.get(i).ok_or_else(out_of_range)?,
+        },
+        (VectorData::List { offsets, elements }, Kind::List) => {
+            let element = t.children().first().ok_or_else(|| mismatch(t))?;
+            let (start, end) = range(offsets, i).ok_or_else(out_of_range)?;
+            Field::List(
+                (start..end)
+                    .map(|j| field_at(elements, element, j))
+                    .collect::<Result<_>>()?,
+            )
+        }
+        (
+            VectorData::Map {
+                offsets,
+                keys,
+                values,
+            },
+            Kind::Map,
+        ) => {
+            let [kt, vt] = t.children() else {
+                return Err(mismatch(t));
+            };
+            let (start, end) = range(offsets, i).ok_or_else(out_of_range)?;
+            Field::Map(
+                (start..end)
+                    .map(|j| Ok((field_at(keys, kt, j)?, field_at(values, vt, j)?)))
+                    .collect::<Result<_>>()?,
+            )
+        }
+        (VectorData::Struct { fields, .. }, Kind::Struct) => {
+            if fields.len() != t.children().len() {
+                return Err(mismatch(t));
+            }
+            Field::Group(
+                t.fields()
+                    .zip(fields)
+                    .map(|((name, ft), v)| Ok((Arc::from(name), field_at(v, ft, i)?)))
+                    .collect::<Result<_>>()?,
+            )
+        }
+        (VectorData::Union { tags, alternatives }, Kind::Union) => {
+            let tag = *tags.get(i).ok_or_else(out_of_range)?;
+            let (alt, at) = alternatives
+                .get(usize::from(tag))
+                .zip(t.children().get(usize::from(tag)))
+                .ok_or_else(|| mismatch(t))?;
+            Field::Group(vec![
+                (Arc::from("tag"), Field::Int(i64::from(tag))),
+                (Arc::from("value"), field_at(alt, at, i)?),
+            ])
+        }
+        _ => return Err(mismatch(t)),
+    })
+}
+
+fn range(offsets: &[usize], i: usize) -> Option<(usize, usize)> {
+    let start = *offsets.get(i)?;
+    let end = *offsets.get(i + 1)?;
+    (start <= end).then_some((start, end))
+}

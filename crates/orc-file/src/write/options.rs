@@ -1,0 +1,306 @@
+//! What the writer writes: the file version, the compression, and the sizes of chunks,
+//! stripes and row groups.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, Result};
+use crate::stream::{MAX_CHUNK_LEN, OrcCompression};
+
+/// The version of the file format to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum OrcVersion {
+    /// ORC v0, as Hive 0.11 wrote it: integer RLE version 1, `DIRECT` and `DICTIONARY`
+    /// encodings, no writer time zone in stripe footers. Strings are always dictionary
+    /// encoded, as Hive 0.11 readers read nothing else (and Apache ORC's Java writer
+    /// does the same for this version).
+    V0_11,
+    /// ORC v1, Hive 0.12 and later: integer RLE version 2, `DIRECT_V2` and
+    /// `DICTIONARY_V2` encodings.
+    #[default]
+    V0_12,
+}
+
+impl OrcVersion {
+    /// The postscript's `version`: `[0, 11]` or `[0, 12]`.
+    pub const fn numbers(self) -> [u32; 2] {
+        match self {
+            Self::V0_11 => [0, 11],
+            Self::V0_12 => [0, 12],
+        }
+    }
+
+    /// `"0.11"` or `"0.12"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::V0_11 => "0.11",
+            Self::V0_12 => "0.12",
+        }
+    }
+}
+
+impl fmt::Display for OrcVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for OrcVersion {
+    type Err = Error;
+
+    /// `"0.11"` or `"0.12"` (also `"v0"` and `"v1"`, the specification's names).
+    fn from_str(s: &str) -> Result<Self> {
+        match s.trim() {
+            "0.11" | "v0" | "V0" => Ok(Self::V0_11),
+            "0.12" | "v1" | "V1" => Ok(Self::V0_12),
+            other => Err(Error::invalid_input(format!(
+                "ORC file version {other:?}: expected 0.11 or 0.12"
+            ))),
+        }
+    }
+}
+
+/// The writer's settings, built with the methods below; [`WriterOptions::default`]
+/// matches Apache ORC's Java writer: version 0.12, ZLIB in 256 KiB chunks, 64 MiB
+/// stripes, a row index every 10,000 rows, the dictionary kept for strings whose
+/// distinct values are at most 80% of their values, and UTC as the writer time zone.
+///
+/// ```
+/// use orc_file::{OrcCompression, OrcVersion, WriterOptions};
+///
+/// let options = WriterOptions::default()
+///     .version(OrcVersion::V0_11)
+///     .compression(OrcCompression::None)
+///     .row_index_stride(0);
+/// assert_eq!(options.get_version(), OrcVersion::V0_11);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriterOptions {
+    pub(crate) version: OrcVersion,
+    pub(crate) compression: OrcCompression,
+    pub(crate) compression_level: Option<i32>,
+    pub(crate) block_size: usize,
+    pub(crate) stripe_size: usize,
+    pub(crate) row_index_stride: usize,
+    pub(crate) dictionary_threshold: f64,
+    pub(crate) writer_timezone: String,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        Self {
+            version: OrcVersion::V0_12,
+            compression: OrcCompression::Zlib,
+            compression_level: None,
+            block_size: 256 * 1024,
+            stripe_size: 64 * 1024 * 1024,
+            row_index_stride: 10_000,
+            dictionary_threshold: 0.8,
+            writer_timezone: "UTC".to_owned(),
+        }
+    }
+}
+
+impl WriterOptions {
+    /// The defaults (see the type's docs).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The file version (default 0.12).
+    #[must_use]
+    pub fn version(mut self, version: OrcVersion) -> Self {
+        self.version = version;
+        self
+    }
+
+    /// The generic compression (default ZLIB, as Apache ORC's Java writer).
+    #[must_use]
+    pub fn compression(mut self, compression: OrcCompression) -> Self {
+        self.compression = compression;
+        self
+    }
+
+    /// The codec's level: 0 to 9 for ZLIB, -131072 to 22 for ZSTD (default: the
+    /// codec's own). Other codecs have none; [`OrcWriter::new`](crate::OrcWriter::new)
+    /// refuses a level for them.
+    #[must_use]
+    pub fn compression_level(mut self, level: i32) -> Self {
+        self.compression_level = Some(level);
+        self
+    }
+
+    /// The most uncompressed bytes in a compression chunk, recorded in the postscript
+    /// (default 256 KiB; at most 8 MiB - 1, what a chunk header holds).
+    #[must_use]
+    pub fn compression_block_size(mut self, bytes: usize) -> Self {
+        self.block_size = bytes;
+        self
+    }
+
+    /// The size of the encoded streams (before compression) at which a stripe is
+    /// written (default 64 MiB). The writer holds about this much.
+    #[must_use]
+    pub fn stripe_size(mut self, bytes: usize) -> Self {
+        self.stripe_size = bytes;
+        self
+    }
+
+    /// The rows of a row group, the unit of the row index (default 10,000); 0 writes no
+    /// row index.
+    #[must_use]
+    pub fn row_index_stride(mut self, rows: usize) -> Self {
+        self.row_index_stride = rows;
+        self
+    }
+
+    /// The largest ratio of distinct values to non-null values for which a string,
+    /// char or varchar column keeps its dictionary in a stripe (default 0.8; 0 never
+    /// uses dictionaries, 1 always does). The ratio is checked at the end of the
+    /// stripe's first row group, or at the end of the stripe when it has fewer rows or
+    /// there is no row index. Version 0.11 always uses dictionaries.
+    #[must_use]
+    pub fn dictionary_key_size_threshold(mut self, ratio: f64) -> Self {
+        self.dictionary_threshold = ratio;
+        self
+    }
+
+    /// The time zone recorded in version 0.12 stripe footers (default `"UTC"`).
+    ///
+    /// Timestamps are written as the wall clock they hold, which is exact only for a
+    /// zone without daylight saving time or other changes of offset: `UTC`, `GMT`,
+    /// `Etc/UTC`, `Etc/GMT` and `Etc/GMT+N` / `Etc/GMT-N`; other names are refused by
+    /// [`OrcWriter::new`](crate::OrcWriter::new).
+    #[must_use]
+    pub fn writer_timezone(mut self, zone: impl Into<String>) -> Self {
+        self.writer_timezone = zone.into();
+        self
+    }
+
+    /// The file version.
+    pub fn get_version(&self) -> OrcVersion {
+        self.version
+    }
+
+    /// The compression.
+    pub fn get_compression(&self) -> OrcCompression {
+        self.compression
+    }
+
+    /// The compression block size.
+    pub fn get_compression_block_size(&self) -> usize {
+        self.block_size
+    }
+
+    /// The stripe size.
+    pub fn get_stripe_size(&self) -> usize {
+        self.stripe_size
+    }
+
+    /// The row index stride.
+    pub fn get_row_index_stride(&self) -> usize {
+        self.row_index_stride
+    }
+
+    /// Checks the settings that can be wrong on their own.
+    pub(crate) fn validate(&self) -> Result<()> {
+        if self.compression.is_compressed() && !(1..=MAX_CHUNK_LEN).contains(&self.block_size) {
+            return Err(Error::invalid_input(format!(
+                "compression block size {}: must be 1 to {MAX_CHUNK_LEN}",
+                self.block_size
+            )));
+        }
+        if u32::try_from(self.row_index_stride).is_err() {
+            return Err(Error::invalid_input(format!(
+                "row index stride {}: must fit 32 bits",
+                self.row_index_stride
+            )));
+        }
+        if self.dictionary_threshold.is_nan() {
+            return Err(Error::invalid_input("dictionary key size threshold NaN"));
+        }
+        if !is_fixed_offset_zone(&self.writer_timezone) {
+            return Err(Error::invalid_input(format!(
+                "writer time zone {:?}: only zones of a fixed offset are supported (UTC, GMT, \
+                 Etc/UTC, Etc/GMT, Etc/GMT+N, Etc/GMT-N)",
+                self.writer_timezone
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `zone` names a zone whose offset never changed (so that a wall clock
+/// written relative to 2015-01-01 in it reads back the same everywhere).
+fn is_fixed_offset_zone(zone: &str) -> bool {
+    match zone {
+        "UTC" | "GMT" | "Etc/UTC" | "Etc/GMT" | "Etc/UCT" | "Etc/Universal" | "Etc/Zulu"
+        | "Etc/Greenwich" | "Etc/GMT0" | "Etc/GMT+0" | "Etc/GMT-0" => true,
+        _ => {
+            // The tz database's Etc/GMT-14 .. Etc/GMT-1 and Etc/GMT+1 .. Etc/GMT+12.
+            let (hours, most) = match (zone.strip_prefix("Etc/GMT-"), zone.strip_prefix("Etc/GMT+"))
+            {
+                (Some(hours), _) => (hours, 14),
+                (_, Some(hours)) => (hours, 12),
+                _ => return false,
+            };
+            !hours.starts_with('0') && hours.parse::<u8>().is_ok_and(|h| (1..=most).contains(&h))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_parse_and_print() {
+        assert_eq!("0.11".parse::<OrcVersion>().ok(), Some(OrcVersion::V0_11));
+        assert_eq!("0.12".parse::<OrcVersion>().ok(), Some(OrcVersion::V0_12));
+        assert!("0.13".parse::<OrcVersion>().is_err());
+        assert_eq!(OrcVersion::V0_11.to_string(), "0.11");
+        assert_eq!(OrcVersion::default(), OrcVersion::V0_12);
+    }
+
+    #[test]
+    fn settings_are_checked() {
+        assert!(WriterOptions::default().validate().is_ok());
+        assert!(
+            WriterOptions::default()
+                .compression_block_size(0)
+                .validate()
+                .is_err()
+        );
+        assert!(
+            WriterOptions::default()
+                .compression(OrcCompression::None)
+                .compression_block_size(0)
+                .validate()
+                .is_ok()
+        );
+        assert!(
+            WriterOptions::default()
+                .writer_timezone("Etc/GMT-5")
+                .validate()
+                .is_ok()
+        );
+        assert!(
+            WriterOptions::default()
+                .writer_timezone("Etc/GMT+12")
+                .validate()
+                .is_ok()
+        );
+        assert!(
+            WriterOptions::default()
+                .writer_timezone("Etc/GMT+13")
+                .validate()
+                .is_err()
+        );
+        assert!(
+            WriterOptions::default()
+                .writer_timezone("America/New_York")
+                .validate()
+                .is_err()
+        );
+    }
+}

@@ -1,0 +1,142 @@
+//! Files whose tails are malformed or make claims the bytes cannot back: each is an
+//! error that says what is wrong, never a panic or an allocation sized by the claim.
+
+#![allow(clippy::unwrap_used)]
+
+use bytes::Bytes;
+use orc_file::{Error, OrcReader, proto};
+use prost::Message;
+
+/// A file of `body` followed by a footer, a postscript and its length byte.
+fn file(body: &[u8], footer: &proto::Footer, postscript: impl FnOnce(u64) -> proto::PostScript) -> Bytes {
+    let mut out = body.to_vec();
+    let footer = footer.encode_to_vec();
+    out.extend_from_slice(&footer);
+    let ps = postscript(footer.len() as u64).encode_to_vec();
+    out.extend_from_slice(&ps);
+    out.push(u8::try_from(ps.len()).unwrap_or(255));
+    Bytes::from(out)
+}
+
+fn postscript(footer_length: u64) -> proto::PostScript {
+    proto::PostScript {
+        footer_length: Some(footer_length),
+        compression: Some(proto::CompressionKind::None as i32),
+        compression_block_size: Some(256 * 1024),
+        version: vec![0, 12],
+        metadata_length: Some(0),
+        writer_version: Some(9),
+        magic: Some("ORC".to_owned()),
+        ..Default::default()
+    }
+}
+
+fn schema() -> Vec<proto::Type> {
+    orc_file::TypeDescription::parse("struct<a:bigint>").map(|t| t.to_proto()).unwrap_or_default()
+}
+
+fn open_error(bytes: Bytes) -> String {
+    match OrcReader::open(bytes) {
+        Ok(_) => panic!("opened"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn an_empty_file_opens() {
+    let footer = proto::Footer {
+        header_length: Some(3),
+        content_length: Some(0),
+        types: schema(),
+        number_of_rows: Some(0),
+        ..Default::default()
+    };
+    let reader = OrcReader::open(file(b"ORC", &footer, postscript)).unwrap();
+    assert_eq!(reader.num_rows(), 0);
+    assert_eq!(reader.schema().to_string(), "struct<a:bigint>");
+    assert_eq!(reader.rows(orc_file::ReadOptions::default()).unwrap().count(), 0);
+}
+
+#[test]
+fn short_or_foreign_bytes_are_errors() {
+    assert!(open_error(Bytes::from_static(b"OR")).contains("too short"));
+    assert!(open_error(Bytes::from_static(b"PAR1\0\0\0\0PAR1")).contains("postscript"));
+    let footer = proto::Footer {
+        types: schema(),
+        ..Default::default()
+    };
+    let bad_magic = file(b"ORC", &footer, |len| proto::PostScript {
+        magic: Some("PAR".to_owned()),
+        ..postscript(len)
+    });
+    assert!(open_error(bad_magic).contains("magic"));
+}
+
+#[test]
+fn lengths_past_the_file_are_errors() {
+    let footer = proto::Footer {
+        types: schema(),
+        ..Default::default()
+    };
+    // A footer claimed longer than the file.
+    let long = file(b"ORC", &footer, |_| postscript(1 << 20));
+    assert!(open_error(long).contains("footer"));
+    // Metadata claimed larger than anything accepted: no allocation of 2^40 bytes.
+    let huge = file(b"ORC", &footer, |len| proto::PostScript {
+        metadata_length: Some(1 << 40),
+        ..postscript(len)
+    });
+    assert!(open_error(huge).contains("metadata"));
+}
+
+#[test]
+fn stripes_outside_the_data_are_errors() {
+    let footer = proto::Footer {
+        types: schema(),
+        number_of_rows: Some(1 << 40),
+        stripes: vec![proto::StripeInformation {
+            offset: Some(3),
+            index_length: Some(0),
+            data_length: Some(1 << 40),
+            footer_length: Some(10),
+            number_of_rows: Some(1 << 40),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    assert!(open_error(file(b"ORC", &footer, postscript)).contains("stripe 0"));
+}
+
+#[test]
+fn type_trees_that_are_not_trees_are_errors() {
+    let mut types = schema();
+    types[0].subtypes = vec![0];
+    let footer = proto::Footer {
+        types,
+        ..Default::default()
+    };
+    let message = open_error(file(b"ORC", &footer, postscript));
+    assert!(message.contains("subtype"), "{message}");
+    // A root that is not a struct.
+    let footer = proto::Footer {
+        types: vec![proto::Type {
+            kind: Some(proto::r#type::Kind::Int as i32),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    assert!(open_error(file(b"ORC", &footer, postscript)).contains("not a struct"));
+}
+
+#[test]
+fn unknown_codecs_are_unsupported() {
+    let footer = proto::Footer {
+        types: schema(),
+        ..Default::default()
+    };
+    let brotli = file(b"ORC", &footer, |len| proto::PostScript {
+        compression: Some(6),
+        ..postscript(len)
+    });
+    assert!(matches!(OrcReader::open(brotli), Err(Error::Unsupported { .. })));
+}
