@@ -2,7 +2,11 @@
 //! projections and predicates (stripes and row groups skipped, the rest found by
 //! seeking with the row index) give exactly the rows of the parts they keep.
 
-#![allow(clippy::unwrap_used, clippy::cast_possible_wrap, clippy::cast_sign_loss)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
 
 use std::sync::Arc;
 
@@ -48,13 +52,29 @@ fn row(i: u64, rng: &mut Rng) -> Row {
     put("flag", null(10), Field::Bool(i % 3 == 0));
     put("tiny", null(5), Field::Int((i % 256) as i64 - 128));
     put("small", null(5), Field::Int((i * 7 % 65536) as i64 - 32768));
-    put("int", null(5), Field::Int((i as i64 * 7919) % 1_000_000 - 500_000));
+    put(
+        "int",
+        null(5),
+        Field::Int((i as i64 * 7919) % 1_000_000 - 500_000),
+    );
     put("f", null(5), Field::Float(i as f32 / 4.0));
     put("d", null(5), Field::Double(i as f64 * -1.5));
-    put("s", null(5), Field::Str(format!("value {i} {}", "x".repeat((i % 13) as usize))));
-    put("low", null(20), Field::Str(["red", "green", "blue"][(i % 3) as usize].to_owned()));
+    put(
+        "s",
+        null(5),
+        Field::Str(format!("value {i} {}", "x".repeat((i % 13) as usize))),
+    );
+    put(
+        "low",
+        null(20),
+        Field::Str(["red", "green", "blue"][(i % 3) as usize].to_owned()),
+    );
     put("v", null(5), Field::Str(format!("v{}", i % 1000)));
-    put("bin", null(5), Field::Bytes(i.to_le_bytes()[..(i % 8) as usize].to_vec()));
+    put(
+        "bin",
+        null(5),
+        Field::Bytes(i.to_le_bytes()[..(i % 8) as usize].to_vec()),
+    );
     put(
         "ts",
         null(5),
@@ -65,23 +85,53 @@ fn row(i: u64, rng: &mut Rng) -> Row {
         },
     );
     put("day", null(5), Field::Date(i as i32 - 2000));
-    put("dec", null(5), Field::Decimal { unscaled: i as i128 * 1001 - 77_777, scale: 3 });
-    let list = (0..i % 4).map(|j| if j == 2 { Field::Null } else { Field::Int(j as i64) }).collect();
+    put(
+        "dec",
+        null(5),
+        Field::Decimal {
+            unscaled: i as i128 * 1001 - 77_777,
+            scale: 3,
+        },
+    );
+    let list = (0..i % 4)
+        .map(|j| {
+            if j == 2 {
+                Field::Null
+            } else {
+                Field::Int(j as i64)
+            }
+        })
+        .collect();
     put("l", null(10), Field::List(list));
-    let map = (0..i % 3).map(|j| (Field::Str(format!("k{j}")), Field::Double(j as f64))).collect();
+    let map = (0..i % 3)
+        .map(|j| (Field::Str(format!("k{j}")), Field::Double(j as f64)))
+        .collect();
     put("m", null(10), Field::Map(map));
     put(
         "st",
         null(10),
         Field::Group(vec![
-            (name("a"), if i % 5 == 0 { Field::Null } else { Field::Int(i as i64) }),
+            (
+                name("a"),
+                if i % 5 == 0 {
+                    Field::Null
+                } else {
+                    Field::Int(i as i64)
+                },
+            ),
             (name("b"), Field::Str(format!("b{}", i % 17))),
         ]),
     );
     let u = if i % 2 == 0 {
-        Field::Group(vec![(name("tag"), Field::Int(0)), (name("value"), Field::Int(i as i64))])
+        Field::Group(vec![
+            (name("tag"), Field::Int(0)),
+            (name("value"), Field::Int(i as i64)),
+        ])
     } else {
-        Field::Group(vec![(name("tag"), Field::Int(1)), (name("value"), Field::Str(format!("u{i}")))])
+        Field::Group(vec![
+            (name("tag"), Field::Int(1)),
+            (name("value"), Field::Str(format!("u{i}"))),
+        ])
     };
     put("u", null(10), u);
     Row::new(fields)
@@ -128,8 +178,15 @@ fn every_type_and_codec_reads_back() {
         for compression in OrcCompression::ALL.into_iter().filter(|c| c.is_enabled()) {
             let bytes = write(&input, options(version, compression));
             let reader = OrcReader::open(bytes.clone()).unwrap();
-            assert!(reader.stripes().len() > 1, "{version} {compression}: one stripe");
-            assert_eq!(read(&bytes, ReadOptions::default().with_batch_size(333)), input, "{version} {compression}");
+            assert!(
+                reader.stripes().len() > 1,
+                "{version} {compression}: one stripe"
+            );
+            assert_eq!(
+                read(&bytes, ReadOptions::default().with_batch_size(333)),
+                input,
+                "{version} {compression}"
+            );
         }
     }
 }
@@ -138,7 +195,10 @@ fn every_type_and_codec_reads_back() {
 fn projections_read_only_their_columns() {
     let input = rows(1000);
     let bytes = write(&input, options(OrcVersion::V0_12, OrcCompression::Zlib));
-    let got = read(&bytes, ReadOptions::default().with_projection(["st.b", "id", "u"]));
+    let got = read(
+        &bytes,
+        ReadOptions::default().with_projection(["st.b", "id", "u"]),
+    );
     assert_eq!(got.len(), input.len());
     for (got, want) in got.iter().zip(&input) {
         let names: Vec<&str> = got.fields().iter().map(|(n, _)| &**n).collect();
@@ -155,12 +215,21 @@ fn projections_read_only_their_columns() {
         }
     }
     let reader = OrcReader::open(bytes).unwrap();
-    assert!(reader.rows(ReadOptions::default().with_projection(["nope"])).is_err());
+    assert!(
+        reader
+            .rows(ReadOptions::default().with_projection(["nope"]))
+            .is_err()
+    );
 }
 
 /// The rows of the row groups (of `stride` rows, per stripe) that hold a row matching
 /// `keep`, as a reader that skips the others must return them.
-fn expected_groups(input: &[Row], stripes: &[u64], stride: u64, keep: impl Fn(&Row) -> bool) -> Vec<Row> {
+fn expected_groups(
+    input: &[Row],
+    stripes: &[u64],
+    stride: u64,
+    keep: impl Fn(&Row) -> bool,
+) -> Vec<Row> {
     let mut out = Vec::new();
     let mut start = 0;
     for &rows in stripes {
@@ -179,7 +248,11 @@ fn expected_groups(input: &[Row], stripes: &[u64], stride: u64, keep: impl Fn(&R
 fn predicates_skip_stripes_and_row_groups_and_seek_to_the_rest() {
     let input = rows(3000);
     for version in [OrcVersion::V0_11, OrcVersion::V0_12] {
-        for compression in [OrcCompression::None, OrcCompression::Zlib, OrcCompression::Zstd] {
+        for compression in [
+            OrcCompression::None,
+            OrcCompression::Zlib,
+            OrcCompression::Zstd,
+        ] {
             if !compression.is_enabled() {
                 continue;
             }
@@ -194,16 +267,31 @@ fn predicates_skip_stripes_and_row_groups_and_seek_to_the_rest() {
             ];
             for predicate in cases {
                 let want = expected_groups(&input, &stripes, 300, |r| predicate.matches(r));
-                let got = read(&bytes, ReadOptions::default().with_predicate(predicate.clone()).with_batch_size(128));
-                assert_eq!(got.len(), want.len(), "{version} {compression} {predicate:?}");
-                assert!(got == want, "{version} {compression} {predicate:?}: rows differ");
+                let got = read(
+                    &bytes,
+                    ReadOptions::default()
+                        .with_predicate(predicate.clone())
+                        .with_batch_size(128),
+                );
+                assert_eq!(
+                    got.len(),
+                    want.len(),
+                    "{version} {compression} {predicate:?}"
+                );
+                assert!(
+                    got == want,
+                    "{version} {compression} {predicate:?}: rows differ"
+                );
             }
             // Nothing matches: nothing is read.
             let none = Predicate::compare("id", Op::Gt, 1_000_000);
             assert!(read(&bytes, ReadOptions::default().with_predicate(none)).is_empty());
             // Columns the statistics cannot judge keep every row.
             let unjudged = Predicate::compare(parquet_core::ColumnPath::new(["l"]), Op::Eq, 1);
-            assert_eq!(read(&bytes, ReadOptions::default().with_predicate(unjudged)).len(), input.len());
+            assert_eq!(
+                read(&bytes, ReadOptions::default().with_predicate(unjudged)).len(),
+                input.len()
+            );
         }
     }
 }

@@ -8,7 +8,11 @@ use orc_file::{Error, OrcReader, proto};
 use prost::Message;
 
 /// A file of `body` followed by a footer, a postscript and its length byte.
-fn file(body: &[u8], footer: &proto::Footer, postscript: impl FnOnce(u64) -> proto::PostScript) -> Bytes {
+fn file(
+    body: &[u8],
+    footer: &proto::Footer,
+    postscript: impl FnOnce(u64) -> proto::PostScript,
+) -> Bytes {
     let mut out = body.to_vec();
     let footer = footer.encode_to_vec();
     out.extend_from_slice(&footer);
@@ -32,7 +36,9 @@ fn postscript(footer_length: u64) -> proto::PostScript {
 }
 
 fn schema() -> Vec<proto::Type> {
-    orc_file::TypeDescription::parse("struct<a:bigint>").map(|t| t.to_proto()).unwrap_or_default()
+    orc_file::TypeDescription::parse("struct<a:bigint>")
+        .map(|t| t.to_proto())
+        .unwrap_or_default()
 }
 
 fn open_error(bytes: Bytes) -> String {
@@ -54,7 +60,13 @@ fn an_empty_file_opens() {
     let reader = OrcReader::open(file(b"ORC", &footer, postscript)).unwrap();
     assert_eq!(reader.num_rows(), 0);
     assert_eq!(reader.schema().to_string(), "struct<a:bigint>");
-    assert_eq!(reader.rows(orc_file::ReadOptions::default()).unwrap().count(), 0);
+    assert_eq!(
+        reader
+            .rows(orc_file::ReadOptions::default())
+            .unwrap()
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -138,5 +150,8 @@ fn unknown_codecs_are_unsupported() {
         compression: Some(6),
         ..postscript(len)
     });
-    assert!(matches!(OrcReader::open(brotli), Err(Error::Unsupported { .. })));
+    assert!(matches!(
+        OrcReader::open(brotli),
+        Err(Error::Unsupported { .. })
+    ));
 }

@@ -626,7 +626,11 @@ impl ColumnDecoder {
                     Some(present) => {
                         let mut ids = scratch.iter();
                         for &p in present {
-                            let value = if p { entry(ids.next().copied().unwrap_or(0)) } else { &[] };
+                            let value = if p {
+                                entry(ids.next().copied().unwrap_or(0))
+                            } else {
+                                &[]
+                            };
                             values.push(value)?;
                         }
                     }

@@ -345,7 +345,11 @@ impl<S: Source> OrcReader<S> {
 
     /// The file's statistics, by column id.
     pub fn file_statistics(&self) -> Vec<ColumnStatistics> {
-        self.footer.statistics.iter().map(ColumnStatistics::from_proto).collect()
+        self.footer
+            .statistics
+            .iter()
+            .map(ColumnStatistics::from_proto)
+            .collect()
     }
 
     /// The file's statistics, by column id, as stored.
@@ -362,7 +366,12 @@ impl<S: Source> OrcReader<S> {
         Ok(self
             .stripe_statistics_proto()?
             .iter()
-            .map(|s| s.col_stats.iter().map(ColumnStatistics::from_proto).collect())
+            .map(|s| {
+                s.col_stats
+                    .iter()
+                    .map(ColumnStatistics::from_proto)
+                    .collect()
+            })
             .collect())
     }
 
@@ -640,8 +649,12 @@ impl<S: Source> Batches<'_, S> {
                 .collect::<Result<_>>()?;
             self.groups = None;
             if let (true, Some(predicate)) = (with_index, &self.predicate) {
-                let groups = self.row_groups(predicate, info.num_rows, &streams.indexes);
-                if !groups.contains(&true) {
+                let mut groups = self.row_groups(predicate, info.num_rows, &streams.indexes);
+                // An index shorter than the stripe cannot judge its last rows: read them all.
+                let covered = groups.len() as u64 * u64::from(reader.row_index_stride());
+                if covered < info.num_rows {
+                    groups.clear();
+                } else if !groups.contains(&true) {
                     continue;
                 }
                 // Seeking needs an index entry for every column read.
@@ -649,7 +662,7 @@ impl<S: Source> Batches<'_, S> {
                 for decoder in &self.decoders {
                     decoder.columns(&mut read);
                 }
-                let seekable = read.iter().all(|id| {
+                let seekable = !groups.is_empty() && read.iter().all(|id| {
                     streams
                         .indexes
                         .get(id)
@@ -674,7 +687,10 @@ impl<S: Source> Batches<'_, S> {
         indexes: &HashMap<u32, proto::RowIndex>,
     ) -> Vec<bool> {
         let stride = u64::from(self.reader.row_index_stride());
-        let count = rows.div_ceil(stride);
+        // As many groups as the index has entries (the row count is only a claim); the
+        // rows past them are read.
+        let entries = indexes.values().map(|index| index.entry.len()).max().unwrap_or(0);
+        let count = rows.div_ceil(stride).min(entries as u64);
         (0..count)
             .map(|group| {
                 let group_rows = stride.min(rows - group * stride);

@@ -1,0 +1,175 @@
+//! Files whose streams claim more than their bytes hold: a list of 2^30 elements, a
+//! stripe of 2^40 rows, a dictionary of 2^31 entries. Each read is an error, quickly
+//! and without an allocation sized by the claim.
+
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use orc_file::proto::stream::Kind as StreamKind;
+use orc_file::{
+    OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription, WriterOptions, proto,
+};
+use parquet_core::{Field, Row};
+use prost::Message;
+
+/// An uncompressed file of `schema` holding `rows`.
+fn file(schema: &str, rows: &[Row]) -> Vec<u8> {
+    let options = WriterOptions::default().compression(OrcCompression::None);
+    let mut writer =
+        OrcWriter::new(Vec::new(), TypeDescription::parse(schema).unwrap(), options).unwrap();
+    for row in rows {
+        writer.write_row(row).unwrap();
+    }
+    writer.finish().unwrap()
+}
+
+/// Where stream `kind` of `column` of the first stripe is.
+fn stream(bytes: &[u8], column: u32, kind: StreamKind) -> (usize, usize) {
+    let reader = OrcReader::open(Bytes::copy_from_slice(bytes)).unwrap();
+    let footer = reader.stripe_footer(0).unwrap();
+    let s = footer
+        .streams
+        .iter()
+        .find(|s| s.column == column && s.kind == kind as i32)
+        .unwrap();
+    (s.offset as usize, s.length as usize)
+}
+
+fn read_all(bytes: Vec<u8>) -> Result<usize, orc_file::Error> {
+    read_batches_of(bytes, 1024)
+}
+
+fn read_batches_of(bytes: Vec<u8>, rows: usize) -> Result<usize, orc_file::Error> {
+    let reader = OrcReader::open(Bytes::from(bytes))?;
+    let mut n = 0;
+    for row in reader.rows(ReadOptions::default().with_batch_size(rows))? {
+        row?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+fn list_rows() -> Vec<Row> {
+    (0..100)
+        .map(|i| {
+            let len = (i * 7919 % 11) as usize;
+            Row::new(vec![(
+                Arc::from("l"),
+                Field::List(vec![Field::Int(i); len]),
+            )])
+        })
+        .collect()
+}
+
+/// An RLE v2 short repeat: an unsigned 4-byte `value`, 3 times.
+fn short_repeat(value: u32) -> [u8; 5] {
+    let [a, b, c, d] = value.to_be_bytes();
+    [0b0001_1000, a, b, c, d]
+}
+
+#[test]
+fn a_list_of_a_billion_elements_is_refused() {
+    let mut bytes = file("struct<l:array<bigint>>", &list_rows());
+    let (offset, len) = stream(&bytes, 1, StreamKind::Length);
+    assert!(len >= 5, "{len}");
+    // Keep the stream's length: the first run claims 2^30 elements, 3 times.
+    bytes[offset..offset + 5].copy_from_slice(&short_repeat(1 << 30));
+    // Batches of the three rows the first run covers.
+    let error = read_batches_of(bytes, 3).unwrap_err().to_string();
+    assert!(error.contains("exceeds limit"), "{error}");
+}
+
+#[test]
+fn a_list_longer_than_its_elements_is_refused() {
+    let mut bytes = file("struct<l:array<bigint>>", &list_rows());
+    let (offset, _) = stream(&bytes, 1, StreamKind::Length);
+    // 2^24 elements in each of three lists, under the batch limit: the elements' stream
+    // runs out long before.
+    bytes[offset..offset + 5].copy_from_slice(&short_repeat(1 << 24));
+    let error = read_batches_of(bytes, 3).unwrap_err().to_string();
+    assert!(error.contains("ends after"), "{error}");
+}
+
+/// `bytes` with its first stripe's footer and its file footer changed by `edit`.
+fn rewrite(
+    bytes: &[u8],
+    edit: impl FnOnce(&mut proto::StripeFooter, &mut proto::Footer),
+) -> Vec<u8> {
+    let reader = OrcReader::open(Bytes::copy_from_slice(bytes)).unwrap();
+    let info = reader.stripes()[0];
+    let at = (info.offset + info.index_length + info.data_length) as usize;
+    let old_end = at + info.footer_length as usize;
+    let ps_len = *bytes.last().unwrap() as usize;
+    let ps = proto::PostScript::decode(&bytes[bytes.len() - 1 - ps_len..bytes.len() - 1]).unwrap();
+    let footer_start = bytes.len() - 1 - ps_len - ps.footer_length.unwrap() as usize;
+    let mut stripe_footer = proto::StripeFooter::decode(&bytes[at..old_end]).unwrap();
+    let mut footer = proto::Footer::decode(&bytes[footer_start..bytes.len() - 1 - ps_len]).unwrap();
+    edit(&mut stripe_footer, &mut footer);
+    let stripe_footer = stripe_footer.encode_to_vec();
+    footer.stripes[0].footer_length = Some(stripe_footer.len() as u64);
+    // Nothing after the first stripe moves but by the change of its footer's length.
+    let shift = stripe_footer.len() as i64 - info.footer_length as i64;
+    for s in footer.stripes.iter_mut().skip(1) {
+        s.offset = Some((s.offset.unwrap() as i64 + shift) as u64);
+    }
+    let mut out = bytes[..at].to_vec();
+    out.extend_from_slice(&stripe_footer);
+    out.extend_from_slice(&bytes[old_end..footer_start]);
+    let footer = footer.encode_to_vec();
+    out.extend_from_slice(&footer);
+    let ps = proto::PostScript {
+        footer_length: Some(footer.len() as u64),
+        ..ps
+    }
+    .encode_to_vec();
+    out.extend_from_slice(&ps);
+    out.push(u8::try_from(ps.len()).unwrap());
+    out
+}
+
+#[test]
+fn a_stripe_of_more_rows_than_its_streams_hold_is_refused() {
+    let rows: Vec<Row> = (0..100)
+        .map(|i| Row::new(vec![(Arc::from("a"), Field::Int(i))]))
+        .collect();
+    let bytes = file("struct<a:bigint>", &rows);
+    assert_eq!(
+        read_all(rewrite(&bytes, |_, _| {})).unwrap(),
+        100,
+        "the rewrite alone changes nothing"
+    );
+    let claimed = rewrite(&bytes, |_, footer| {
+        footer.number_of_rows = Some(1 << 40);
+        footer.stripes[0].number_of_rows = Some(1 << 40);
+    });
+    let error = read_all(claimed).unwrap_err().to_string();
+    assert!(error.contains("ends after"), "{error}");
+}
+
+#[test]
+fn a_dictionary_larger_than_its_bytes_is_refused() {
+    let rows: Vec<Row> = (0..100)
+        .map(|i| {
+            Row::new(vec![(
+                Arc::from("s"),
+                Field::Str(["a", "b"][i % 2].to_owned()),
+            )])
+        })
+        .collect();
+    let bytes = file("struct<s:string>", &rows);
+    let claimed = rewrite(&bytes, |stripe, _| {
+        assert_eq!(
+            stripe.columns[1].kind,
+            Some(proto::column_encoding::Kind::DictionaryV2 as i32),
+            "the writer chose a dictionary"
+        );
+        stripe.columns[1].dictionary_size = Some(1 << 31);
+    });
+    let error = read_all(claimed).unwrap_err().to_string();
+    assert!(
+        error.contains("a dictionary of 2147483648 entries"),
+        "{error}"
+    );
+}
