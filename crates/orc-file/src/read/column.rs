@@ -301,39 +301,37 @@ impl ColumnDecoder {
             )));
         }
         let present = streams.take(id, StreamKind::Present).map(Bools::new);
-        let int = |streams: &mut StripeStreams, stream, signed| -> Result<Ints> {
-            Ok(Ints::new(streams.require(id, stream)?, version, signed))
+        let int = |streams: &mut StripeStreams, stream, signed| {
+            Ints::new(streams.require(id, stream), version, signed)
         };
-        let raw = |streams: &mut StripeStreams, stream| -> Result<Raw> {
-            Ok(Raw::new(streams.require(id, stream)?))
-        };
+        let raw = |streams: &mut StripeStreams, stream| Raw::new(streams.require(id, stream));
         let decoder = match kind {
-            Kind::Boolean => Decoder::Boolean(Bools::new(streams.require(id, StreamKind::Data)?)),
-            Kind::Byte => Decoder::Byte(Bytes8::new(streams.require(id, StreamKind::Data)?)),
+            Kind::Boolean => Decoder::Boolean(Bools::new(streams.require(id, StreamKind::Data))),
+            Kind::Byte => Decoder::Byte(Bytes8::new(streams.require(id, StreamKind::Data))),
             Kind::Short | Kind::Int | Kind::Long | Kind::Date => {
-                Decoder::Int(int(streams, StreamKind::Data, true)?)
+                Decoder::Int(int(streams, StreamKind::Data, true))
             }
-            Kind::Float => Decoder::Float(raw(streams, StreamKind::Data)?),
-            Kind::Double => Decoder::Double(raw(streams, StreamKind::Data)?),
+            Kind::Float => Decoder::Float(raw(streams, StreamKind::Data)),
+            Kind::Double => Decoder::Double(raw(streams, StreamKind::Data)),
             Kind::String | Kind::Varchar | Kind::Char | Kind::Binary if dictionary => {
                 let size = streams.dictionary_size(id)?;
-                let data = streams.require(id, StreamKind::DictionaryData)?;
-                let lengths = streams.require(id, StreamKind::Length)?;
+                let data = streams.require(id, StreamKind::DictionaryData);
+                let lengths = streams.require(id, StreamKind::Length);
                 let entries = read_dictionary(id, size, &data.bytes, lengths.bytes, version)?;
                 Decoder::Dictionary {
                     entries,
-                    ids: int(streams, StreamKind::Data, false)?,
+                    ids: int(streams, StreamKind::Data, false),
                     scratch: Vec::new(),
                 }
             }
             Kind::String | Kind::Varchar | Kind::Char | Kind::Binary => Decoder::Direct {
-                data: raw(streams, StreamKind::Data)?,
-                lengths: int(streams, StreamKind::Length, false)?,
+                data: raw(streams, StreamKind::Data),
+                lengths: int(streams, StreamKind::Length, false),
                 scratch: Vec::new(),
             },
             Kind::Timestamp | Kind::TimestampInstant => Decoder::Timestamp {
-                seconds: int(streams, StreamKind::Data, true)?,
-                nanos: int(streams, StreamKind::Secondary, false)?,
+                seconds: int(streams, StreamKind::Data, true),
+                nanos: int(streams, StreamKind::Secondary, false),
                 zone: match (kind, streams.timezone.as_deref()) {
                     (Kind::Timestamp, Some(name)) => Zone::new(name)?,
                     _ => Zone::Utc,
@@ -341,18 +339,18 @@ impl ColumnDecoder {
                 scratch: Vec::new(),
             },
             Kind::Decimal => Decoder::Decimal {
-                data: raw(streams, StreamKind::Data)?,
-                scales: int(streams, StreamKind::Secondary, true)?,
+                data: raw(streams, StreamKind::Data),
+                scales: int(streams, StreamKind::Secondary, true),
                 scale: column.scale(),
                 scratch: Vec::new(),
             },
             Kind::List => Decoder::List {
-                lengths: int(streams, StreamKind::Length, false)?,
+                lengths: int(streams, StreamKind::Length, false),
                 elements: Box::new(Self::child(column, 0, selected, streams)?),
                 scratch: Vec::new(),
             },
             Kind::Map => Decoder::Map {
-                lengths: int(streams, StreamKind::Length, false)?,
+                lengths: int(streams, StreamKind::Length, false),
                 keys: Box::new(Self::child(column, 0, selected, streams)?),
                 values: Box::new(Self::child(column, 1, selected, streams)?),
                 scratch: Vec::new(),
@@ -366,7 +364,7 @@ impl ColumnDecoder {
                     .collect::<Result<_>>()?,
             ),
             Kind::Union => Decoder::Union {
-                tags: Bytes8::new(streams.require(id, StreamKind::Data)?),
+                tags: Bytes8::new(streams.require(id, StreamKind::Data)),
                 alternatives: (0..column.children().len())
                     .map(|i| Self::child(column, i, selected, streams))
                     .collect::<Result<_>>()?,
@@ -582,7 +580,7 @@ impl ColumnDecoder {
                 let mut lens = scratch.iter();
                 for i in 0..n {
                     if present.is_none_or(|p| p.get(i).copied().unwrap_or(false)) {
-                        let len = lens.next().copied().unwrap_or(0) as usize;
+                        let len = usize::try_from(lens.next().copied().unwrap_or(0)).unwrap_or(0);
                         values.push(bytes.get(start..start + len).unwrap_or_default())?;
                         start += len;
                     } else {
@@ -606,7 +604,8 @@ impl ColumnDecoder {
                     let entry = u64::try_from(id)
                         .ok()
                         .filter(|&id| id < bound)
-                        .and_then(|id| entries.get(id as usize))
+                        .and_then(|id| usize::try_from(id).ok())
+                        .and_then(|id| entries.get(id))
                         .ok_or_else(|| {
                             Error::format(format!(
                                 "column {column}: dictionary id {id} is past the {bound} entries"
@@ -616,7 +615,12 @@ impl ColumnDecoder {
                 }
                 let values = reuse_bytes(out);
                 values.reserve(n, total);
-                let entry = |id: i64| entries.get(id as usize).unwrap_or_default();
+                let entry = |id: i64| {
+                    usize::try_from(id)
+                        .ok()
+                        .and_then(|id| entries.get(id))
+                        .unwrap_or_default()
+                };
                 match present {
                     None => {
                         for &id in scratch.iter() {
@@ -1215,7 +1219,7 @@ mod tests {
         assert_eq!(decode_nanos(1000 << 3), Some(1000));
         // 1000 as "1, 3 zeros": z = 2 means 10^3.
         assert_eq!(decode_nanos((1 << 3) | 2), Some(1000));
-        assert_eq!(decode_nanos((123_456_789 << 3) | 0), Some(123_456_789));
+        assert_eq!(decode_nanos(123_456_789 << 3), Some(123_456_789));
         assert_eq!(decode_nanos((5 << 3) | 7), Some(500_000_000));
         assert_eq!(decode_nanos((10 << 3) | 7), None);
     }

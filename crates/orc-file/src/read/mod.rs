@@ -167,7 +167,7 @@ impl<S: Source> OrcReader<S> {
             )));
         }
         let tail_start = len - len.min(TAIL_READ);
-        let tail = source.read_at(tail_start, (len - tail_start) as usize)?;
+        let tail = source.read_at(tail_start, size(len - tail_start)?)?;
         let ps_len = u64::from(*tail.last().unwrap_or(&0));
         if ps_len == 0 || ps_len + 1 > len {
             return Err(Error::format(format!(
@@ -176,7 +176,7 @@ impl<S: Source> OrcReader<S> {
         }
         let ps_start = len - 1 - ps_len;
         let ps_bytes = tail
-            .get((ps_start - tail_start) as usize..tail.len() - 1)
+            .get(size(ps_start - tail_start)?..tail.len() - 1)
             .ok_or_else(|| Error::format("the postscript is cut short"))?;
         let postscript = proto::PostScript::decode(ps_bytes).map_err(|e| {
             Error::format(format!(
@@ -249,31 +249,7 @@ impl<S: Source> OrcReader<S> {
             )));
         }
 
-        let mut stripes = Vec::with_capacity(footer.stripes.len());
-        for (i, s) in footer.stripes.iter().enumerate() {
-            let info = StripeInfo {
-                offset: s.offset.unwrap_or(0),
-                index_length: s.index_length.unwrap_or(0),
-                data_length: s.data_length.unwrap_or(0),
-                footer_length: s.footer_length.unwrap_or(0),
-                num_rows: s.number_of_rows.unwrap_or(0),
-            };
-            let end = info
-                .offset
-                .checked_add(info.index_length)
-                .and_then(|e| e.checked_add(info.data_length))
-                .and_then(|e| e.checked_add(info.footer_length));
-            if info.offset < 3
-                || end.is_none_or(|e| e > metadata_start)
-                || info.footer_length > MAX_METADATA
-            {
-                return Err(Error::format(format!(
-                    "stripe {i} at {} of {} + {} + {} bytes is outside the file's data",
-                    info.offset, info.index_length, info.data_length, info.footer_length
-                )));
-            }
-            stripes.push(info);
-        }
+        let stripes = stripe_infos(&footer, metadata_start)?;
         Ok(Self {
             source,
             postscript,
@@ -386,7 +362,7 @@ impl<S: Source> OrcReader<S> {
         if len == 0 {
             return Ok(Vec::new());
         }
-        let bytes = self.source.read_at(offset, len as usize)?;
+        let bytes = self.source.read_at(offset, size(len)?)?;
         let mut chunks = ChunkDecoder::new(self.compression, self.block_size)?;
         let bytes = decompress(&mut chunks, &bytes, "metadata")?;
         Ok(proto::Metadata::decode(bytes.as_slice())?.stripe_stats)
@@ -411,7 +387,7 @@ impl<S: Source> OrcReader<S> {
         chunks: &mut ChunkDecoder,
     ) -> Result<StripeFooter> {
         let at = info.offset + info.index_length + info.data_length;
-        let bytes = self.source.read_at(at, info.footer_length as usize)?;
+        let bytes = self.source.read_at(at, size(info.footer_length)?)?;
         let bytes = decompress(chunks, &bytes, "stripe footer")?;
         StripeFooter::decode(
             &bytes,
@@ -495,6 +471,34 @@ impl<S: Source> OrcReader<S> {
     }
 }
 
+/// The stripes of a footer, each checked to lie before the metadata at `data_end`.
+fn stripe_infos(footer: &proto::Footer, data_end: u64) -> Result<Vec<StripeInfo>> {
+    let mut stripes = Vec::with_capacity(footer.stripes.len());
+    for (i, s) in footer.stripes.iter().enumerate() {
+        let info = StripeInfo {
+            offset: s.offset.unwrap_or(0),
+            index_length: s.index_length.unwrap_or(0),
+            data_length: s.data_length.unwrap_or(0),
+            footer_length: s.footer_length.unwrap_or(0),
+            num_rows: s.number_of_rows.unwrap_or(0),
+        };
+        let end = info
+            .offset
+            .checked_add(info.index_length)
+            .and_then(|e| e.checked_add(info.data_length))
+            .and_then(|e| e.checked_add(info.footer_length));
+        if info.offset < 3 || end.is_none_or(|e| e > data_end) || info.footer_length > MAX_METADATA
+        {
+            return Err(Error::format(format!(
+                "stripe {i} at {} of {} + {} + {} bytes is outside the file's data",
+                info.offset, info.index_length, info.data_length, info.footer_length
+            )));
+        }
+        stripes.push(info);
+    }
+    Ok(stripes)
+}
+
 /// The schema of the selected columns: struct fields not selected are left out.
 fn prune(t: &TypeDescription, selected: &[bool]) -> TypeDescription {
     match t.kind() {
@@ -507,6 +511,11 @@ fn prune(t: &TypeDescription, selected: &[bool]) -> TypeDescription {
     }
 }
 
+/// A length or count of the file as a `usize`.
+fn size(n: u64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| Error::format(format!("{n} is past this platform's memory")))
+}
+
 fn read_range<S: Source>(
     source: &S,
     tail: &[u8],
@@ -515,13 +524,13 @@ fn read_range<S: Source>(
     len: u64,
 ) -> Result<Vec<u8>> {
     if start >= tail_start {
-        let from = (start - tail_start) as usize;
+        let from = size(start - tail_start)?;
         return tail
-            .get(from..from + len as usize)
+            .get(from..from + size(len)?)
             .map(<[u8]>::to_vec)
             .ok_or_else(|| Error::format("the tail is cut short"));
     }
-    Ok(source.read_at(start, len as usize)?.to_vec())
+    Ok(source.read_at(start, size(len)?)?.to_vec())
 }
 
 fn decompress(chunks: &mut ChunkDecoder, bytes: &[u8], what: &str) -> Result<Vec<u8>> {
@@ -577,10 +586,11 @@ impl<S: Source> Batches<'_, S> {
             let mut end = self.stripe_rows;
             if let Some((groups, indexes)) = &self.groups {
                 let stride = u64::from(self.reader.row_index_stride());
-                let group = (self.row / stride) as usize;
+                let group = size(self.row / stride)?;
                 if !groups.get(group).copied().unwrap_or(true) {
                     // Seek to the next row group that might match, or leave the stripe.
-                    let Some(next) = (group..groups.len()).find(|&g| groups[g]) else {
+                    let Some(next) = (group..groups.len()).find(|&g| groups.get(g) == Some(&true))
+                    else {
                         self.row = self.stripe_rows;
                         continue;
                     };
@@ -592,7 +602,7 @@ impl<S: Source> Batches<'_, S> {
                 }
                 end = end.min((group as u64 + 1) * stride);
             }
-            let n = (end - self.row).min(self.batch_size as u64) as usize;
+            let n = size((end - self.row).min(self.batch_size as u64))?;
             batch.num_rows = n;
             batch.columns.resize_with(self.decoders.len(), empty_vector);
             for (decoder, vector) in self.decoders.iter_mut().zip(&mut batch.columns) {
@@ -662,12 +672,13 @@ impl<S: Source> Batches<'_, S> {
                 for decoder in &self.decoders {
                     decoder.columns(&mut read);
                 }
-                let seekable = !groups.is_empty() && read.iter().all(|id| {
-                    streams
-                        .indexes
-                        .get(id)
-                        .is_some_and(|index| index.entry.len() >= groups.len())
-                });
+                let seekable = !groups.is_empty()
+                    && read.iter().all(|id| {
+                        streams
+                            .indexes
+                            .get(id)
+                            .is_some_and(|index| index.entry.len() >= groups.len())
+                    });
                 if seekable {
                     self.groups = Some((groups, std::mem::take(&mut streams.indexes)));
                 }
@@ -689,15 +700,19 @@ impl<S: Source> Batches<'_, S> {
         let stride = u64::from(self.reader.row_index_stride());
         // As many groups as the index has entries (the row count is only a claim); the
         // rows past them are read.
-        let entries = indexes.values().map(|index| index.entry.len()).max().unwrap_or(0);
-        let count = rows.div_ceil(stride).min(entries as u64);
+        let entries = indexes
+            .values()
+            .map(|index| index.entry.len())
+            .max()
+            .unwrap_or(0);
+        let count = usize::try_from(rows.div_ceil(stride)).map_or(entries, |c| c.min(entries));
         (0..count)
             .map(|group| {
-                let group_rows = stride.min(rows - group * stride);
+                let group_rows = stride.min(rows - group as u64 * stride);
                 let judge = |id: u32| {
                     indexes
                         .get(&id)
-                        .and_then(|index| index.entry.get(group as usize))
+                        .and_then(|index| index.entry.get(group))
                         .and_then(|entry| entry.statistics.clone())
                 };
                 filter::might_match(predicate, &self.reader.schema, &judge, group_rows)

@@ -154,8 +154,10 @@ impl StripeStreams {
                 )));
             }
             for s in wanted {
-                let from = (s.offset - start) as usize;
-                let raw = bytes.slice(from..from + s.length as usize);
+                // Inside the span read, which fits in memory.
+                let from = usize::try_from(s.offset - start).unwrap_or(usize::MAX);
+                let to = usize::try_from(s.offset + s.length - start).unwrap_or(usize::MAX);
+                let raw = bytes.slice(from.min(to)..to.min(bytes.len()));
                 let decoded = decode(chunks, raw).map_err(|e| {
                     Error::format(format!("column {} stream {}: {e}", s.column, s.kind_name()))
                 })?;
@@ -199,9 +201,10 @@ impl StripeStreams {
     }
 
     /// The stream of `column` of `kind`: an empty stream when the stripe has none (a
-    /// column without values may omit its streams) .
-    pub(crate) fn require(&mut self, column: u32, kind: StreamKind) -> Result<Stream> {
-        Ok(self.take(column, kind).unwrap_or_default())
+    /// column without values may omit its streams; a reader that needs values from it
+    /// then finds it short).
+    pub(crate) fn require(&mut self, column: u32, kind: StreamKind) -> Stream {
+        self.take(column, kind).unwrap_or_default()
     }
 }
 
