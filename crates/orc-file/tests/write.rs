@@ -2,8 +2,18 @@
 //! codec, the string encoding choice, row index positions decoded with the RLE
 //! decoders, stripe splitting, statistics, user metadata and refusals.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::cast_possible_truncation)]
-#![allow(clippy::cast_possible_wrap, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+#![allow(clippy::too_many_lines, clippy::type_complexity, clippy::similar_names)]
+#![allow(clippy::manual_is_multiple_of)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_possible_truncation
+)]
+#![allow(
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss,
+    clippy::cast_precision_loss
+)]
 
 use std::sync::Arc;
 
@@ -11,8 +21,8 @@ use orc_file::proto::{self, column_encoding::Kind as Encoding, stream::Kind as S
 use orc_file::rle::{BooleanRleDecoder, IntDecoder, RleVersion};
 use orc_file::stream::{ChunkDecoder, seek_offset};
 use orc_file::{
-    Batch, ColumnStatistics, Error, OrcCompression, OrcReader, OrcVersion, OrcWriter,
-    ReadOptions, TypeDescription, TypedStatistics, Vector, VectorData, WriterOptions,
+    Batch, ColumnStatistics, Error, OrcCompression, OrcReader, OrcVersion, OrcWriter, ReadOptions,
+    TypeDescription, TypedStatistics, Vector, VectorData, WriterOptions,
 };
 use parquet_core::{ByteArrayBatch, Field, Row, TimeUnit};
 use proptest::prelude::*;
@@ -93,8 +103,14 @@ fn rich_row(i: usize, with_instant: bool) -> Row {
         ("b", null_if(1, Field::Bool(i % 3 == 0))),
         ("t", null_if(2, Field::Int((n % 256) - 128))),
         ("s", Field::Int((n * 37 % 65_536) - 32_768)),
-        ("i", null_if(3, Field::Int(n * 1_000_003 % 2_000_000_000 - 1_000_000_000))),
-        ("l", Field::Int(n.wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as i64))),
+        (
+            "i",
+            null_if(3, Field::Int(n * 1_000_003 % 2_000_000_000 - 1_000_000_000)),
+        ),
+        (
+            "l",
+            Field::Int(n.wrapping_mul(0x9E37_79B9_7F4A_7C15_u64 as i64)),
+        ),
         ("f", null_if(4, Field::Float(i as f32 * 0.25 - 100.0))),
         ("d", Field::Double((i as f64).sqrt() - 7.5)),
         ("str", null_if(5, text(&format!("value {}", i % 17)))),
@@ -112,15 +128,21 @@ fn rich_row(i: usize, with_instant: bool) -> Row {
         ("dt", Field::Date((n * 13 - 20_000) as i32)),
         (
             "dec",
-            null_if(7, Field::Decimal {
-                unscaled: i128::from(n) * 1_234_567_890_123 - 7,
-                scale: 3,
-            }),
+            null_if(
+                7,
+                Field::Decimal {
+                    unscaled: i128::from(n) * 1_234_567_890_123 - 7,
+                    scale: 3,
+                },
+            ),
         ),
-        ("dec18", Field::Decimal {
-            unscaled: i128::from(n % 1000) * 10_001 - 3,
-            scale: 4,
-        }),
+        (
+            "dec18",
+            Field::Decimal {
+                unscaled: i128::from(n % 1000) * 10_001 - 3,
+                scale: 4,
+            },
+        ),
         ("c", null_if(8, text(["", "a", "bc", "déf"][i % 4]))),
         ("v", text(["", "w", "xyz", "αβγδ"][i % 4])),
         (
@@ -130,7 +152,13 @@ fn rich_row(i: usize, with_instant: bool) -> Row {
             } else {
                 Field::List(
                     (0..i % 5)
-                        .map(|k| if k == 2 { Field::Null } else { Field::Int((n + k as i64) % 97) })
+                        .map(|k| {
+                            if k == 2 {
+                                Field::Null
+                            } else {
+                                Field::Int((n + k as i64) % 97)
+                            }
+                        })
                         .collect(),
                 )
             },
@@ -159,7 +187,14 @@ fn rich_row(i: usize, with_instant: bool) -> Row {
                 Field::Null
             } else {
                 group(vec![
-                    ("x", if i % 3 == 0 { Field::Null } else { Field::Int(n) }),
+                    (
+                        "x",
+                        if i % 3 == 0 {
+                            Field::Null
+                        } else {
+                            Field::Int(n)
+                        },
+                    ),
                     (
                         "y",
                         if i % 5 == 0 {
@@ -183,7 +218,13 @@ fn rich_row(i: usize, with_instant: bool) -> Row {
         ),
     ];
     if with_instant {
-        fields.insert(10, ("tsi", null_if(3, ts(i128::from(n * 1_000_000_007 - 3_000_000_000), true))));
+        fields.insert(
+            10,
+            (
+                "tsi",
+                null_if(3, ts(i128::from(n * 1_000_000_007 - 3_000_000_000), true)),
+            ),
+        );
     }
     row(fields)
 }
@@ -354,7 +395,10 @@ fn hand_batch() -> (Batch, Vec<Row>) {
             ("dec", dec(1500)),
             (
                 "st",
-                group(vec![("a", Field::Int(1)), ("l", Field::List(vec![s("x"), Field::Null]))]),
+                group(vec![
+                    ("a", Field::Int(1)),
+                    ("l", Field::List(vec![s("x"), Field::Null])),
+                ]),
             ),
             (
                 "m",
@@ -396,7 +440,10 @@ fn hand_batch() -> (Batch, Vec<Row>) {
             ("ts", nanos(1_420_070_400, 100_000)),
             ("dec", dec(999_999_990)),
             ("st", group(vec![("a", Field::Int(4)), ("l", Field::Null)])),
-            ("m", Field::Map(vec![(Field::Int(4), union(1, Field::Bool(false)))])),
+            (
+                "m",
+                Field::Map(vec![(Field::Int(4), union(1, Field::Bool(false)))]),
+            ),
         ]),
     ];
     (batch, rows)
@@ -462,7 +509,14 @@ fn string_encoding_follows_the_dictionary_ratio() {
     let rows: Vec<Row> = (0..3000)
         .map(|i| {
             row(vec![
-                ("few", if i % 10 == 0 { Field::Null } else { text(&format!("f{}", i % 50)) }),
+                (
+                    "few",
+                    if i % 10 == 0 {
+                        Field::Null
+                    } else {
+                        text(&format!("f{}", i % 50))
+                    },
+                ),
                 ("many", text(&format!("m{i}"))),
                 ("ch", text(&format!("{}", i % 7))),
                 ("bin", Field::Bytes(vec![1, 2])),
@@ -481,9 +535,16 @@ fn string_encoding_follows_the_dictionary_ratio() {
     for stride in [0, 1000] {
         // 0.12: the ratio decides.
         let v = OrcVersion::V0_12;
-        let bytes = write_rows(schema, &rows, options(v, OrcCompression::Zlib).row_index_stride(stride));
+        let bytes = write_rows(
+            schema,
+            &rows,
+            options(v, OrcCompression::Zlib).row_index_stride(stride),
+        );
         let e = &encodings_of(&bytes)[0];
-        assert_eq!([e[1], e[2], e[3], e[4]], [dict(v), direct(v), dict(v), direct(v)]);
+        assert_eq!(
+            [e[1], e[2], e[3], e[4]],
+            [dict(v), direct(v), dict(v), direct(v)]
+        );
         assert_eq!(read_rows(&bytes).len(), 3000);
         let expected: Vec<Row> = rows
             .iter()
@@ -496,11 +557,18 @@ fn string_encoding_follows_the_dictionary_ratio() {
             })
             .collect();
         assert_eq!(read_rows(&bytes), expected);
-        // 0.11: always a dictionary, as Hive 0.11 reads nothing else.
+        // 0.11: the same choice, with the version 1 encodings.
         let v = OrcVersion::V0_11;
-        let bytes = write_rows(schema, &rows, options(v, OrcCompression::None).row_index_stride(stride));
+        let bytes = write_rows(
+            schema,
+            &rows,
+            options(v, OrcCompression::None).row_index_stride(stride),
+        );
         let e = &encodings_of(&bytes)[0];
-        assert_eq!([e[1], e[2], e[3], e[4]], [dict(v), dict(v), dict(v), direct(v)]);
+        assert_eq!(
+            [e[1], e[2], e[3], e[4]],
+            [dict(v), direct(v), dict(v), direct(v)]
+        );
         assert_eq!(read_rows(&bytes), expected);
         // A threshold of 0 turns dictionaries off, 1 keeps them.
         for (v, threshold, want) in [
@@ -527,7 +595,11 @@ fn the_choice_is_made_per_stripe_after_its_first_row_group() {
     // Rows 0..1000 repeat three values, the rest are all distinct.
     let rows: Vec<Row> = (0..8000)
         .map(|i| {
-            let value = if i < 1000 { format!("r{}", i % 3) } else { format!("d{i}") };
+            let value = if i < 1000 {
+                format!("r{}", i % 3)
+            } else {
+                format!("d{i}")
+            };
             row(vec![("s", text(&value))])
         })
         .collect();
@@ -537,7 +609,10 @@ fn the_choice_is_made_per_stripe_after_its_first_row_group() {
         &rows,
         options(OrcVersion::V0_12, OrcCompression::Snappy).row_index_stride(1000),
     );
-    assert_eq!(encodings_of(&single)[0][1], Some(Encoding::DictionaryV2 as i32));
+    assert_eq!(
+        encodings_of(&single)[0][1],
+        Some(Encoding::DictionaryV2 as i32)
+    );
     assert_eq!(read_rows(&single), rows);
 
     // With stripes of about 4000 rows (small stripe size), the second stripe starts
@@ -616,7 +691,10 @@ fn take_position(
     } else {
         *positions.next().unwrap() as usize
     };
-    (offset, (0..extras).map(|_| *positions.next().unwrap()).collect())
+    (
+        offset,
+        (0..extras).map(|_| *positions.next().unwrap()).collect(),
+    )
 }
 
 #[test]
@@ -629,7 +707,14 @@ fn row_index_positions_point_at_their_row_groups() {
         .map(|i| {
             row(vec![
                 ("a", Field::Int(value_of(i))),
-                ("n", if null_at(i) { Field::Null } else { Field::Int(value_of(i)) }),
+                (
+                    "n",
+                    if null_at(i) {
+                        Field::Null
+                    } else {
+                        Field::Int(value_of(i))
+                    },
+                ),
                 ("d", text(&format!("direct-{i}"))),
                 ("k", text(&format!("key-{}", i % 10))),
             ])
@@ -640,7 +725,11 @@ fn row_index_positions_point_at_their_row_groups() {
             OrcVersion::V0_11 => RleVersion::V1,
             OrcVersion::V0_12 => RleVersion::V2,
         };
-        for compression in [OrcCompression::None, OrcCompression::Zlib, OrcCompression::Lz4] {
+        for compression in [
+            OrcCompression::None,
+            OrcCompression::Zlib,
+            OrcCompression::Lz4,
+        ] {
             if !compression.is_enabled() {
                 continue;
             }
@@ -706,12 +795,14 @@ fn row_index_positions_point_at_their_row_groups() {
                 assert_eq!(stats.has_null, Some(true));
             }
 
-            // d: direct in 0.12 (DATA bytes, then LENGTH), a dictionary in 0.11.
-            let direct = version == OrcVersion::V0_12;
+            // d: direct (DATA bytes, then LENGTH).
             let kind = stripe.encodings[3].kind;
             assert_eq!(
                 kind,
-                Some(if direct { Encoding::DirectV2 } else { Encoding::Dictionary } as i32)
+                Some(match version {
+                    OrcVersion::V0_11 => Encoding::Direct,
+                    OrcVersion::V0_12 => Encoding::DirectV2,
+                } as i32)
             );
             check_string_positions(&stripe, 3, rle, compressed, STRIDE, |i| {
                 format!("direct-{i}")
@@ -734,10 +825,9 @@ fn check_string_positions(
     stride: usize,
     value: impl Fn(usize) -> String,
 ) {
-    let kind = proto::column_encoding::Kind::try_from(
-        stripe.encodings[column as usize].kind.unwrap(),
-    )
-    .unwrap();
+    let kind =
+        proto::column_encoding::Kind::try_from(stripe.encodings[column as usize].kind.unwrap())
+            .unwrap();
     let (data, data_table) = stripe.stream(column, StreamKind::Data).unwrap();
     let (lengths, length_table) = stripe.stream(column, StreamKind::Length).unwrap();
     let dictionary: Vec<Vec<u8>> = match kind {
@@ -796,7 +886,14 @@ fn stripes_split_by_size() {
             row(vec![
                 ("id", Field::Int(i)),
                 ("name", text(&format!("name {}", i * 7919 % 60_000))),
-                ("x", if i % 5 == 0 { Field::Null } else { Field::Double(i as f64) }),
+                (
+                    "x",
+                    if i % 5 == 0 {
+                        Field::Null
+                    } else {
+                        Field::Double(i as f64)
+                    },
+                ),
             ])
         })
         .collect();
@@ -840,7 +937,9 @@ fn stripes_split_by_size() {
                 .iter()
                 .map(|s| s.col_stats[column].number_of_values.unwrap())
                 .sum();
-            let file = reader.file_statistics_proto()[column].number_of_values.unwrap();
+            let file = reader.file_statistics_proto()[column]
+                .number_of_values
+                .unwrap();
             assert_eq!(total, file, "column {column}");
             // Bytes on disk are recorded for stripes and the file (not for the root,
             // which has no streams).
@@ -859,16 +958,42 @@ fn statistics_match_the_values() {
     let rows: Vec<Row> = (0..1000_i64)
         .map(|i| {
             row(vec![
-                ("i", if i == 500 { Field::Null } else { Field::Int(i - 300) }),
+                (
+                    "i",
+                    if i == 500 {
+                        Field::Null
+                    } else {
+                        Field::Int(i - 300)
+                    },
+                ),
                 ("d", Field::Double(i as f64 / 4.0)),
                 ("s", text(&format!("s{:04}", 999 - i))),
                 ("b", Field::Bool(i % 4 == 0)),
                 ("dt", Field::Date(i as i32 - 100)),
-                ("ts", ts(i128::from(i) * 1_000_123_456 + 1_700_000_000_000_000_000, false)),
-                ("dec", Field::Decimal { unscaled: i128::from(i) * 5 - 1000, scale: 2 }),
+                (
+                    "ts",
+                    ts(
+                        i128::from(i) * 1_000_123_456 + 1_700_000_000_000_000_000,
+                        false,
+                    ),
+                ),
+                (
+                    "dec",
+                    Field::Decimal {
+                        unscaled: i128::from(i) * 5 - 1000,
+                        scale: 2,
+                    },
+                ),
                 ("bin", Field::Bytes(vec![0; (i % 3) as usize])),
                 ("l", Field::List((0..i % 4).map(Field::Int).collect())),
-                ("st", if i % 2 == 0 { Field::Null } else { group(vec![("a", Field::Int(i))]) }),
+                (
+                    "st",
+                    if i % 2 == 0 {
+                        Field::Null
+                    } else {
+                        group(vec![("a", Field::Int(i))])
+                    },
+                ),
             ])
         })
         .collect();
@@ -886,11 +1011,18 @@ fn statistics_match_the_values() {
     assert_eq!(stats.len(), 13);
     assert_eq!(stats[0].number_of_values, 1000);
     assert_eq!(stats[0].has_null, Some(false));
-    assert_eq!((stats[1].number_of_values, stats[1].has_null), (999, Some(true)));
+    assert_eq!(
+        (stats[1].number_of_values, stats[1].has_null),
+        (999, Some(true))
+    );
     let int_sum: i64 = (0..1000).filter(|&i| i != 500).map(|i| i - 300).sum();
     assert_eq!(
         stats[1].typed,
-        TypedStatistics::Integer { min: Some(-300), max: Some(699), sum: Some(int_sum) }
+        TypedStatistics::Integer {
+            min: Some(-300),
+            max: Some(699),
+            sum: Some(int_sum)
+        }
     );
     assert_eq!(
         stats[2].typed,
@@ -911,7 +1043,13 @@ fn statistics_match_the_values() {
         }
     );
     assert_eq!(stats[4].typed, TypedStatistics::Boolean { true_count: 250 });
-    assert_eq!(stats[5].typed, TypedStatistics::Date { min: Some(-100), max: Some(899) });
+    assert_eq!(
+        stats[5].typed,
+        TypedStatistics::Date {
+            min: Some(-100),
+            max: Some(899)
+        }
+    );
     let max_nanos = 999 * 1_000_123_456_i64;
     assert_eq!(
         stats[6].typed,
@@ -944,7 +1082,10 @@ fn statistics_match_the_values() {
         }
     );
     assert_eq!(stats[10].number_of_values, 1500);
-    assert_eq!((stats[11].number_of_values, stats[11].has_null), (500, Some(true)));
+    assert_eq!(
+        (stats[11].number_of_values, stats[11].has_null),
+        (500, Some(true))
+    );
     assert_eq!(stats[11].typed, TypedStatistics::None);
     assert_eq!(stats[12].number_of_values, 500);
     // The file's bytes on disk are the stripes'.
@@ -954,9 +1095,12 @@ fn statistics_match_the_values() {
         assert_eq!(Some(file.number_of_values), stripe.number_of_values);
     }
     // A human-readable line.
-    assert_eq!(stats[5].to_string(), "count: 1000 hasNull: false bytesOnDisk: ".to_owned()
-        + &stats[5].bytes_on_disk.unwrap().to_string()
-        + " min: 1969-09-23 max: 1972-06-18");
+    assert_eq!(
+        stats[5].to_string(),
+        "count: 1000 hasNull: false bytesOnDisk: ".to_owned()
+            + &stats[5].bytes_on_disk.unwrap().to_string()
+            + " min: 1969-09-23 max: 1972-06-18"
+    );
 }
 
 #[test]
@@ -970,7 +1114,14 @@ fn long_strings_are_recorded_as_bounds() {
     let bytes = write_rows("struct<s:string>", &rows, WriterOptions::default());
     let reader = OrcReader::open(bytes.clone()).unwrap();
     let stats = ColumnStatistics::from_proto(&reader.file_statistics_proto()[1]);
-    let TypedStatistics::String { min, max, lower_bound, upper_bound, sum } = stats.typed else {
+    let TypedStatistics::String {
+        min,
+        max,
+        lower_bound,
+        upper_bound,
+        sum,
+    } = stats.typed
+    else {
         panic!()
     };
     assert_eq!((min, max), (None, None));
@@ -996,7 +1147,10 @@ fn user_metadata_is_kept() {
         .collect();
     assert_eq!(
         items,
-        [("alpha".to_owned(), vec![0, 255]), ("zeta".to_owned(), b"replaced".to_vec())]
+        [
+            ("alpha".to_owned(), vec![0, 255]),
+            ("zeta".to_owned(), b"replaced".to_vec())
+        ]
     );
 }
 
@@ -1076,7 +1230,12 @@ fn decimal_scales_follow_the_version() {
     };
     // DATA holds zigzag varints: 150 -> 300 = [0xac, 0x02], 15 -> 30, -7 -> 13.
     for (version, rle, data_bytes, scales) in [
-        (OrcVersion::V0_12, RleVersion::V2, vec![0xac_u8, 0x02, 13], [2i64, 2]),
+        (
+            OrcVersion::V0_12,
+            RleVersion::V2,
+            vec![0xac_u8, 0x02, 13],
+            [2i64, 2],
+        ),
         (OrcVersion::V0_11, RleVersion::V1, vec![30, 13], [1, 2]),
     ] {
         let bytes = write_batches(
@@ -1095,8 +1254,20 @@ fn decimal_scales_follow_the_version() {
         assert_eq!(
             read_rows(&bytes),
             [
-                row(vec![("d", Field::Decimal { unscaled: 150, scale: 2 })]),
-                row(vec![("d", Field::Decimal { unscaled: -7, scale: 2 })]),
+                row(vec![(
+                    "d",
+                    Field::Decimal {
+                        unscaled: 150,
+                        scale: 2
+                    }
+                )]),
+                row(vec![(
+                    "d",
+                    Field::Decimal {
+                        unscaled: -7,
+                        scale: 2
+                    }
+                )]),
             ]
         );
     }
@@ -1120,8 +1291,14 @@ fn refused_batches_leave_the_writer_usable() {
         columns: vec![
             Vector::new(VectorData::Int(vec![1])),
             Vector::new(VectorData::Bytes(["ok"].into_iter().collect())),
-            Vector::new(VectorData::Decimal { values: vec![125], scales: vec![1] }),
-            Vector::new(VectorData::Timestamp { seconds: vec![0], nanos: vec![0] }),
+            Vector::new(VectorData::Decimal {
+                values: vec![125],
+                scales: vec![1],
+            }),
+            Vector::new(VectorData::Timestamp {
+                seconds: vec![0],
+                nanos: vec![0],
+            }),
             Vector::new(VectorData::List {
                 offsets: vec![0, 1],
                 elements: Box::new(Vector::new(VectorData::Int(vec![9]))),
@@ -1137,33 +1314,71 @@ fn refused_batches_leave_the_writer_usable() {
     let mutations: Vec<(&str, Box<dyn Fn(&mut Batch)>)> = vec![
         ("columns", Box::new(|b| drop(b.columns.pop()))),
         ("slots", Box::new(|b| b.num_rows = 2)),
-        ("Int data for a string", Box::new(|b| b.columns[1] = Vector::new(VectorData::Int(vec![1])))),
-        ("does not fit tinyint", Box::new(|b| b.columns[0] = Vector::new(VectorData::Int(vec![200])))),
-        ("UTF-8", Box::new(|b| {
-            b.columns[1] = Vector::new(VectorData::Bytes([&[0xff_u8, 0xfe][..]].into_iter().collect()));
-        })),
-        ("digits", Box::new(|b| {
-            b.columns[2] = Vector::new(VectorData::Decimal { values: vec![12_345], scales: vec![1] });
-        })),
-        ("after the point", Box::new(|b| {
-            b.columns[2] = Vector::new(VectorData::Decimal { values: vec![1_234], scales: vec![3] });
-        })),
-        ("nanoseconds", Box::new(|b| {
-            b.columns[3] = Vector::new(VectorData::Timestamp { seconds: vec![0], nanos: vec![1_000_000_000] });
-        })),
-        ("children", Box::new(|b| {
-            b.columns[4] = Vector::new(VectorData::List {
-                offsets: vec![0, 2],
-                elements: Box::new(Vector::new(VectorData::Int(vec![9]))),
-            });
-        })),
-        ("tag", Box::new(|b| {
-            b.columns[5] = Vector::new(VectorData::Union {
-                tags: vec![1],
-                alternatives: vec![Vector::new(VectorData::Int(vec![3]))],
-            });
-        })),
-        ("presence mask", Box::new(|b| b.columns[0].present = Some(vec![true, false]))),
+        (
+            "Int data for a string",
+            Box::new(|b| b.columns[1] = Vector::new(VectorData::Int(vec![1]))),
+        ),
+        (
+            "does not fit tinyint",
+            Box::new(|b| b.columns[0] = Vector::new(VectorData::Int(vec![200]))),
+        ),
+        (
+            "UTF-8",
+            Box::new(|b| {
+                b.columns[1] = Vector::new(VectorData::Bytes(
+                    [&[0xff_u8, 0xfe][..]].into_iter().collect(),
+                ));
+            }),
+        ),
+        (
+            "digits",
+            Box::new(|b| {
+                b.columns[2] = Vector::new(VectorData::Decimal {
+                    values: vec![12_345],
+                    scales: vec![1],
+                });
+            }),
+        ),
+        (
+            "after the point",
+            Box::new(|b| {
+                b.columns[2] = Vector::new(VectorData::Decimal {
+                    values: vec![1_234],
+                    scales: vec![3],
+                });
+            }),
+        ),
+        (
+            "nanoseconds",
+            Box::new(|b| {
+                b.columns[3] = Vector::new(VectorData::Timestamp {
+                    seconds: vec![0],
+                    nanos: vec![1_000_000_000],
+                });
+            }),
+        ),
+        (
+            "children",
+            Box::new(|b| {
+                b.columns[4] = Vector::new(VectorData::List {
+                    offsets: vec![0, 2],
+                    elements: Box::new(Vector::new(VectorData::Int(vec![9]))),
+                });
+            }),
+        ),
+        (
+            "tag",
+            Box::new(|b| {
+                b.columns[5] = Vector::new(VectorData::Union {
+                    tags: vec![1],
+                    alternatives: vec![Vector::new(VectorData::Int(vec![3]))],
+                });
+            }),
+        ),
+        (
+            "presence mask",
+            Box::new(|b| b.columns[0].present = Some(vec![true, false])),
+        ),
     ];
     for (expected, mutate) in &mutations {
         let mut batch = good();
@@ -1190,7 +1405,11 @@ fn refused_rows_leave_nothing_behind() {
     )
     .unwrap();
     let mut writer = OrcWriter::new(Vec::new(), schema, WriterOptions::default()).unwrap();
-    let ok = row(vec![("a", Field::Int(1)), ("v", text("abc")), ("c", text("é"))]);
+    let ok = row(vec![
+        ("a", Field::Int(1)),
+        ("v", text("abc")),
+        ("c", text("é")),
+    ]);
     writer.write_row(&ok).unwrap();
     let bad = [
         (row(vec![("a", text("1"))]), "a string for a int column"),
@@ -1199,29 +1418,70 @@ fn refused_rows_leave_nothing_behind() {
         (row(vec![("c", text("abc"))]), "3 characters"),
         (row(vec![("zz", Field::Int(1))]), "`zz`"),
         (
-            row(vec![("a", Field::Int(2)), ("l", Field::List(vec![Field::Int(1), Field::Int(40_000)]))]),
+            row(vec![
+                ("a", Field::Int(2)),
+                ("l", Field::List(vec![Field::Int(1), Field::Int(40_000)])),
+            ]),
             "element 1",
         ),
-        (row(vec![("m", Field::Map(vec![(text("k"), Field::Bool(true))]))]), "value 0"),
+        (
+            row(vec![(
+                "m",
+                Field::Map(vec![(text("k"), Field::Bool(true))]),
+            )]),
+            "value 0",
+        ),
         (row(vec![("s", group(vec![("y", Field::Int(1))]))]), "`y`"),
         (row(vec![("s", group(vec![("x", Field::Int(300))]))]), "`x`"),
         (row(vec![("u", union(2, Field::Int(1)))]), "tag 2"),
         (row(vec![("u", union(1, Field::Int(1)))]), "alternative 1"),
-        (row(vec![("d", Field::Decimal { unscaled: 1, scale: 3 })]), "digits after the point"),
-        (row(vec![("d", Field::Decimal { unscaled: 100_000, scale: 2 })]), "more than 5 digits"),
+        (
+            row(vec![(
+                "d",
+                Field::Decimal {
+                    unscaled: 1,
+                    scale: 3,
+                },
+            )]),
+            "digits after the point",
+        ),
+        (
+            row(vec![(
+                "d",
+                Field::Decimal {
+                    unscaled: 100_000,
+                    scale: 2,
+                },
+            )]),
+            "more than 5 digits",
+        ),
     ];
     for (r, expected) in &bad {
         let what = refused(writer.write_row(r));
         assert!(what.contains(expected), "{expected:?} not in {what:?}");
     }
     assert_eq!(writer.num_rows(), 1);
-    writer.write_row(&row(vec![("d", Field::Decimal { unscaled: 15, scale: 1 })])).unwrap();
+    writer
+        .write_row(&row(vec![(
+            "d",
+            Field::Decimal {
+                unscaled: 15,
+                scale: 1,
+            },
+        )]))
+        .unwrap();
     let rows = read_rows(&writer.finish().unwrap());
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0].get("c"), Some(&text("é ")));
     assert_eq!(rows[0].get("u"), Some(&Field::Null));
     assert_eq!(rows[1].get("a"), Some(&Field::Null));
-    assert_eq!(rows[1].get("d"), Some(&Field::Decimal { unscaled: 150, scale: 2 }));
+    assert_eq!(
+        rows[1].get("d"),
+        Some(&Field::Decimal {
+            unscaled: 150,
+            scale: 2
+        })
+    );
 }
 
 #[test]
@@ -1263,11 +1523,23 @@ fn bad_settings_are_refused() {
             Err(Error::InvalidInput { .. })
         )
     };
-    assert!(refuse(schema(), WriterOptions::default().version(OrcVersion::V0_11)));
+    assert!(refuse(
+        schema(),
+        WriterOptions::default().version(OrcVersion::V0_11)
+    ));
     assert!(!refuse(schema(), WriterOptions::default()));
-    assert!(refuse(schema(), WriterOptions::default().compression_block_size(0)));
-    assert!(refuse(schema(), WriterOptions::default().writer_timezone("Europe/Paris")));
-    assert!(refuse(TypeDescription::parse("int").unwrap(), WriterOptions::default()));
+    assert!(refuse(
+        schema(),
+        WriterOptions::default().compression_block_size(0)
+    ));
+    assert!(refuse(
+        schema(),
+        WriterOptions::default().writer_timezone("Europe/Paris")
+    ));
+    assert!(refuse(
+        TypeDescription::parse("int").unwrap(),
+        WriterOptions::default()
+    ));
     // A level for a codec without levels.
     if OrcCompression::Snappy.is_enabled() {
         assert!(
@@ -1302,12 +1574,16 @@ fn a_failing_sink_ends_the_writer() {
     let mut writer = OrcWriter::new(
         Failing(100),
         schema,
-        WriterOptions::default().stripe_size(1000).compression(OrcCompression::None),
+        WriterOptions::default()
+            .stripe_size(1000)
+            .compression(OrcCompression::None),
     )
     .unwrap();
     let batch = Batch {
         num_rows: 10_000,
-        columns: vec![Vector::new(VectorData::Int((0..10_000).map(|i| i * 7919).collect()))],
+        columns: vec![Vector::new(VectorData::Int(
+            (0..10_000).map(|i| i * 7919).collect(),
+        ))],
     };
     assert!(matches!(writer.write_batch(&batch), Err(Error::Io(_))));
     assert!(writer.write_batch(&batch).is_err());
@@ -1316,7 +1592,10 @@ fn a_failing_sink_ends_the_writer() {
 
 /// Rows of `struct<a:int,s:string,l:array<struct<x:double,y:string>>,m:map<int,bigint>>`.
 fn arb_row() -> impl Strategy<Value = Row> {
-    let int = prop_oneof![Just(Field::Null), any::<i32>().prop_map(|v| Field::Int(v.into()))];
+    let int = prop_oneof![
+        Just(Field::Null),
+        any::<i32>().prop_map(|v| Field::Int(v.into()))
+    ];
     let string = prop_oneof![
         Just(Field::Null),
         "[a-c]{0,3}".prop_map(Field::Str),
@@ -1325,7 +1604,12 @@ fn arb_row() -> impl Strategy<Value = Row> {
     let element = prop_oneof![
         Just(Field::Null),
         (
-            prop_oneof![Just(Field::Null), any::<f64>().prop_filter("NaN", |d| !d.is_nan()).prop_map(Field::Double)],
+            prop_oneof![
+                Just(Field::Null),
+                any::<f64>()
+                    .prop_filter("NaN", |d| !d.is_nan())
+                    .prop_map(Field::Double)
+            ],
             string.clone()
         )
             .prop_map(|(x, y)| group(vec![("x", x), ("y", y)])),
@@ -1337,11 +1621,19 @@ fn arb_row() -> impl Strategy<Value = Row> {
     let map = prop_oneof![
         Just(Field::Null),
         prop::collection::vec(
-            (any::<i32>(), prop_oneof![Just(Field::Null), any::<i64>().prop_map(Field::Int)]),
+            (
+                any::<i32>(),
+                prop_oneof![Just(Field::Null), any::<i64>().prop_map(Field::Int)]
+            ),
             0..3
         )
         .prop_map(|entries| {
-            Field::Map(entries.into_iter().map(|(k, v)| (Field::Int(k.into()), v)).collect())
+            Field::Map(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (Field::Int(k.into()), v))
+                    .collect(),
+            )
         }),
     ];
     (int, string, list, map)
@@ -1378,23 +1670,50 @@ proptest! {
 }
 
 #[test]
-fn zz_dump_for_pyarrow() {
-    if std::env::var("ORC_DUMP").is_err() {
-        return;
-    }
+fn unbounded_decimals_keep_each_scale() {
+    let schema = TypeDescription::struct_of([("d", TypeDescription::unbounded_decimal())]);
+    let batch = Batch {
+        num_rows: 3,
+        columns: vec![Vector::new(VectorData::Decimal {
+            values: vec![15, -123_456, 7],
+            scales: vec![1, 4, 0],
+        })],
+    };
     for version in [OrcVersion::V0_11, OrcVersion::V0_12] {
-        let instant = version == OrcVersion::V0_12;
-        let rows: Vec<Row> = (0..25_000).map(|i| rich_row(i, instant)).collect();
-        for compression in enabled_codecs() {
-            let bytes = write_rows(
-                &rich_schema(version),
-                &rows,
-                options(version, compression).row_index_stride(1000).stripe_size(300_000),
-            );
-            std::fs::write(format!("/tmp/orcw/rich_{version}_{compression}.orc"), bytes).unwrap();
-        }
+        let mut writer = OrcWriter::new(
+            Vec::new(),
+            schema.clone(),
+            options(version, OrcCompression::None),
+        )
+        .unwrap();
+        writer.write_batch(&batch).unwrap();
+        let bytes = writer.finish().unwrap();
+        let stripe = StripeStreams::read(&bytes, 0);
+        let rle = if version == OrcVersion::V0_11 {
+            RleVersion::V1
+        } else {
+            RleVersion::V2
+        };
+        let (secondary, _) = stripe.stream(1, StreamKind::Secondary).unwrap();
+        let mut scales = [0i64; 3];
+        IntDecoder::new(secondary, rle, true)
+            .decode(&mut scales)
+            .unwrap();
+        assert_eq!(scales, [1, 4, 0]);
+        let reader = OrcReader::open(bytes.clone()).unwrap();
+        let stats = ColumnStatistics::from_proto(&reader.file_statistics_proto()[1]);
+        assert_eq!(
+            stats.typed,
+            TypedStatistics::Decimal {
+                min: Some("-12.3456".into()),
+                max: Some("7".into()),
+                sum: Some("-3.8456".into())
+            }
+        );
+        let expected: Vec<Row> = [(15, 1), (-123_456, 4), (7, 0)]
+            .into_iter()
+            .map(|(unscaled, scale)| row(vec![("d", Field::Decimal { unscaled, scale })]))
+            .collect();
+        assert_eq!(read_rows(&bytes), expected);
     }
-    let (batch, _) = hand_batch();
-    let bytes = write_batches(HAND_SCHEMA, &[batch], WriterOptions::default());
-    std::fs::write("/tmp/orcw/hand.orc", bytes).unwrap();
 }

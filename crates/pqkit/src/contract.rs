@@ -8,10 +8,17 @@
 //! of `{"key": …, "value": …}`, groups as objects. A little more is taken than printed:
 //! a DECIMAL given as a JSON number or with fewer fraction digits, a DATE, TIME or
 //! TIMESTAMP given as a number of its units, a TIMESTAMP with or without its `Z`.
+//!
+//! ORC types read the same way, by the Parquet type their values share ([`Rows::orc`]):
+//! tinyint to bigint as integers of their width, char, varchar and string as strings,
+//! binary as base64, decimal as a DECIMAL of the type's scale (an ORC v0 decimal without
+//! precision and scale as `decimal(38,6)`, Arrow's reading of it), timestamps in
+//! nanoseconds, and a uniontype as `{"tag": n, "value": …}`.
 
 use std::sync::Arc;
 
 use base64::Engine as _;
+use orc_file::{Kind, TypeDescription};
 use parquet_file::{Field, LogicalType, NodeKind, PhysicalType, Repetition, Row, Schema, TimeUnit};
 
 use crate::json::{self, Json};
@@ -19,7 +26,7 @@ use crate::json::{self, Json};
 /// How a field's value is built: the shape `parquet-file` reads it in (and shreds it
 /// from), by the LIST and MAP rules of its reader.
 #[derive(Debug, Clone)]
-enum Shape {
+pub(crate) enum Shape {
     /// A leaf's value.
     Leaf(Leaf),
     /// A group's fields, by name.
@@ -28,18 +35,27 @@ enum Shape {
     List(Box<Shape>),
     /// A MAP: its keys and values.
     Map(Box<Shape>, Box<Shape>),
+    /// An ORC uniontype: its alternatives, a value being `{"tag": n, "value": …}`.
+    Union(Vec<Shape>),
 }
 
 /// A leaf's types.
 #[derive(Debug, Clone)]
-struct Leaf {
-    physical: PhysicalType,
-    logical: LogicalType,
+pub(crate) struct Leaf {
+    /// The physical type.
+    pub(crate) physical: PhysicalType,
+    /// The logical type.
+    pub(crate) logical: LogicalType,
+    /// The ORC type the leaf stands for, which messages name instead.
+    orc: Option<String>,
 }
 
 impl Leaf {
-    /// The type, as `pqkit meta` shows it: `INT32 (DATE)`.
+    /// The type, as `pqkit meta` shows it: `INT32 (DATE)` (or the ORC type: `tinyint`).
     fn describe(&self) -> String {
+        if let Some(orc) = &self.orc {
+            return orc.clone();
+        }
         match &self.logical {
             LogicalType::None => self.physical.to_string(),
             logical => format!("{} ({logical})", self.physical),
@@ -103,6 +119,22 @@ impl Rows {
         Self {
             fields: group(schema, schema.children(0)),
         }
+    }
+
+    /// The rows of an ORC file of type `schema` (a struct): [`Field`]s as the ORC reader
+    /// reads them and its writer writes them.
+    pub(crate) fn orc(schema: &TypeDescription) -> Self {
+        Self {
+            fields: schema
+                .fields()
+                .map(|(name, t)| (Arc::from(name), orc_shape(t)))
+                .collect(),
+        }
+    }
+
+    /// The top-level fields and their shapes.
+    pub(crate) fn shapes(&self) -> &[(Arc<str>, Shape)] {
+        &self.fields
     }
 
     /// The row of a JSON object: its keys are top-level fields, those it lacks null.
@@ -207,6 +239,7 @@ fn base_shape(schema: &Schema, index: usize) -> Shape {
                 Ok(c) => Shape::Leaf(Leaf {
                     physical: c.physical_type,
                     logical: c.logical_type.clone(),
+                    orc: None,
                 }),
                 Err(_) => Shape::Group(Vec::new()),
             };
@@ -243,6 +276,82 @@ fn base_shape(schema: &Schema, index: usize) -> Shape {
         return Shape::List(Box::new(element));
     }
     Shape::Group(group(schema, children))
+}
+
+/// The shape of the values of an ORC type: the Parquet leaf its values share.
+fn orc_shape(t: &TypeDescription) -> Shape {
+    use LogicalType as L;
+    use PhysicalType as P;
+    let integer = |bits| L::Integer { bits, signed: true };
+    let (physical, logical) = match t.kind() {
+        Kind::Boolean => (P::Boolean, L::None),
+        Kind::Byte => (P::Int32, integer(8)),
+        Kind::Short => (P::Int32, integer(16)),
+        Kind::Int => (P::Int32, integer(32)),
+        Kind::Long => (P::Int64, integer(64)),
+        Kind::Float => (P::Float, L::None),
+        Kind::Double => (P::Double, L::None),
+        Kind::String | Kind::Varchar | Kind::Char => (P::ByteArray, L::String),
+        Kind::Binary => (P::ByteArray, L::None),
+        Kind::Date => (P::Int32, L::Date),
+        // Seconds of 64 bits: the nanoseconds may pass 64 bits, as INT96's do.
+        Kind::Timestamp | Kind::TimestampInstant => (
+            P::Int96,
+            L::Timestamp {
+                unit: TimeUnit::Nanos,
+                utc: t.kind() == Kind::TimestampInstant,
+            },
+        ),
+        Kind::Decimal => {
+            let (precision, scale) = orc_decimal(t);
+            (
+                P::FixedLenByteArray,
+                L::Decimal {
+                    scale: scale.cast_signed(),
+                    precision: precision.cast_signed(),
+                },
+            )
+        }
+        Kind::List => {
+            return Shape::List(Box::new(
+                t.children()
+                    .first()
+                    .map_or(Shape::Group(Vec::new()), orc_shape),
+            ));
+        }
+        Kind::Map => {
+            let child = |i: usize| {
+                Box::new(
+                    t.children()
+                        .get(i)
+                        .map_or(Shape::Group(Vec::new()), orc_shape),
+                )
+            };
+            return Shape::Map(child(0), child(1));
+        }
+        Kind::Struct => {
+            return Shape::Group(
+                t.fields()
+                    .map(|(name, c)| (Arc::from(name), orc_shape(c)))
+                    .collect(),
+            );
+        }
+        Kind::Union => return Shape::Union(t.children().iter().map(orc_shape).collect()),
+    };
+    Shape::Leaf(Leaf {
+        physical,
+        logical,
+        orc: Some(t.to_string()),
+    })
+}
+
+/// The precision and scale of an ORC decimal: its own, or for an ORC v0 decimal (which
+/// has none) `(38, 6)`, as Arrow reads it.
+pub(crate) fn orc_decimal(t: &TypeDescription) -> (u32, u32) {
+    match (t.precision(), t.scale()) {
+        (Some(p), Some(s)) if p > 0 => (p, s),
+        _ => (38, 6),
+    }
 }
 
 /// The fields of an object, in the order of `shapes`, null where it has none.
@@ -298,6 +407,7 @@ fn field(json: &Json, shape: &Shape) -> Result<Field, Bad> {
                 other.kind()
             ))),
         },
+        Shape::Union(alternatives) => union(json, alternatives),
         Shape::Map(key, value) => {
             let Json::Array(entries) = json else {
                 return Err(Bad::new(format!(
@@ -313,6 +423,50 @@ fn field(json: &Json, shape: &Shape) -> Result<Field, Bad> {
                 .map(Field::Map)
         }
     }
+}
+
+/// A uniontype's value: `{"tag": n, "value": …}`, the value of alternative `n`.
+fn union(json: &Json, alternatives: &[Shape]) -> Result<Field, Bad> {
+    let Json::Object(pairs) = json else {
+        return Err(Bad::new(format!(
+            "{} where a uniontype expects an object {{\"tag\": n, \"value\": …}}",
+            json.kind()
+        )));
+    };
+    let (mut tag, mut value) = (None, None);
+    for (name, json) in pairs {
+        match name.as_str() {
+            "tag" if tag.is_none() => tag = Some(json),
+            "value" if value.is_none() => value = Some(json),
+            "tag" | "value" => return Err(Bad::new(format!("{name:?} twice in a uniontype"))),
+            other => {
+                return Err(Bad::new(format!(
+                    "{other:?} in a uniontype, which has \"tag\" and \"value\""
+                )));
+            }
+        }
+    }
+    let last = alternatives.len().saturating_sub(1);
+    let Some((n, shape)) = tag
+        .and_then(|t| match t {
+            Json::Number(t) => t.parse::<u8>().ok(),
+            _ => None,
+        })
+        .and_then(|n| alternatives.get(usize::from(n)).map(|s| (n, s)))
+    else {
+        return Err(Bad::new(format!(
+            "a uniontype's \"tag\" is a number from 0 to {last}"
+        ))
+        .at("tag".into()));
+    };
+    let value = match value {
+        Some(json) => field(json, shape).map_err(|b| b.at("value".into()))?,
+        None => Field::Null,
+    };
+    Ok(Field::Group(vec![
+        (Arc::from("tag"), Field::Int(i64::from(n))),
+        (Arc::from("value"), value),
+    ]))
 }
 
 fn map_entry(entry: &Json, key: &Shape, value: &Shape) -> Result<(Field, Field), Bad> {
@@ -432,12 +586,13 @@ fn scalar(json: &Json, leaf: &Leaf) -> Result<Field, String> {
                     .ok_or_else(|| wrong(&format!("an integer from {min} to {max}")))?,
             )
         }
-        (P::Int96, _) => Field::Timestamp {
+        (P::Int96, logical) => Field::Timestamp {
             value: text()
                 .and_then(|t| timestamp(t, TimeUnit::Nanos))
                 .ok_or_else(|| wrong("a timestamp YYYY-MM-DDTHH:MM:SS.fffffffff"))?,
             unit: TimeUnit::Nanos,
-            utc: false,
+            // An ORC timestamp with local time zone.
+            utc: matches!(logical, L::Timestamp { utc: true, .. }),
         },
         (P::Float, _) => Field::Float(
             float(json, |t| t.parse::<f32>().ok()).ok_or_else(|| wrong("a FLOAT number"))?,
@@ -744,7 +899,11 @@ mod tests {
     use super::*;
 
     fn leaf(physical: PhysicalType, logical: LogicalType) -> Leaf {
-        Leaf { physical, logical }
+        Leaf {
+            physical,
+            logical,
+            orc: None,
+        }
     }
 
     fn read(text: &str, physical: PhysicalType, logical: LogicalType) -> Result<Field, String> {

@@ -1,8 +1,10 @@
-//! `convert`: rows from JSON Lines, CSV or Parquet to any of them, a row at a time.
+//! `convert`: rows from JSON Lines, CSV, Parquet or ORC to any of them, a row at a time.
 //!
-//! Parquet rows print as `cat` prints them (the rows contract, or its CSV cells); JSON
-//! Lines and CSV are read by a schema (given, or inferred from the first rows) into the
-//! values the contract prints, and written by `FileWriter::write_row`.
+//! Parquet and ORC rows print as `cat` prints them (the rows contract, or its CSV
+//! cells); JSON Lines and CSV are read by a schema (given, or inferred from the first
+//! rows) into the values the contract prints, and written by `FileWriter::write_row` or
+//! `OrcWriter::write_row`. Rows go between Parquet and ORC by the type mapping of
+//! [`orc_convert`](crate::orc_convert).
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -12,12 +14,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use orc_file::{OrcWriter, ReadOptions, TypeDescription};
 use parquet_file::{ErrorKind, Field, FileWriter, Projection, Row, RowIter, Schema};
 
 use crate::commands::Printer;
 use crate::contract::Rows;
 use crate::infer::Inference;
 use crate::json::{self, Json};
+use crate::orc_convert::{
+    GivenSchema, OrcWriteArgs, is_input_error, orc_type_of, parquet_schema_of, parse_schema,
+    row_to_orc, row_to_parquet,
+};
 use crate::output::{OutputFile, WriteArgs, positive};
 use crate::progress::Progress;
 use crate::{Failure, Format, KeyArgs, csv};
@@ -25,10 +32,11 @@ use crate::{Failure, Format, KeyArgs, csv};
 /// The arguments of `convert`.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ConvertArgs {
-    /// The file to read: JSON Lines (.jsonl, .json), CSV with a header line (.csv) or
-    /// Parquet (.parquet).
+    /// The file to read: JSON Lines (.jsonl, .json), CSV with a header line (.csv),
+    /// Parquet or ORC (known by their first bytes, `PAR1` and `ORC`).
     input: PathBuf,
-    /// The file to write, in a format of the same names (replaced once written whole).
+    /// The file to write, in the format of its extension (.jsonl, .json, .csv, .parquet,
+    /// .orc; replaced once written whole).
     #[arg(required_unless_present = "print_schema")]
     output: Option<PathBuf>,
     /// The input's format, whatever its extension.
@@ -37,13 +45,20 @@ pub(crate) struct ConvertArgs {
     /// The output's format, whatever its extension.
     #[arg(long, value_enum, value_name = "FORMAT")]
     to: Option<FileFormat>,
-    /// The schema of JSON Lines or CSV input, as message-type text (what `pqkit schema`
-    /// prints). Without it, a schema is inferred from the first rows.
+    /// The schema of JSON Lines or CSV input: message-type text, or an ORC type string
+    /// (`struct<a:int,...>`), as `pqkit schema` prints them of Parquet and ORC files.
+    /// Without it, a schema is inferred from the first rows.
     #[arg(long, value_name = "FILE")]
     schema: Option<PathBuf>,
-    /// Prints the schema (inferred, given, or the Parquet file's) and exits.
+    /// Prints the schema and exits: the output's (given `OUTPUT` or `--to`), else the
+    /// input's (inferred, given, or the file's).
     #[arg(long)]
     print_schema: bool,
+    /// Writes an ORC uniontype to Parquet as a group of `tag` and one field per
+    /// alternative, `_union_0`, `_union_1`, … (only the tag's set); without it, a
+    /// uniontype cannot go to Parquet.
+    #[arg(long)]
+    union_as_struct: bool,
     /// The rows of JSON Lines or CSV input that a schema is inferred from.
     #[arg(long, value_name = "N", default_value = "1000", value_parser = positive)]
     infer_rows: usize,
@@ -52,6 +67,8 @@ pub(crate) struct ConvertArgs {
     keys: KeyArgs,
     #[command(flatten)]
     write: WriteArgs,
+    #[command(flatten)]
+    orc: OrcWriteArgs,
 }
 
 /// The formats `convert` reads and writes.
@@ -63,6 +80,22 @@ pub(crate) enum FileFormat {
     Csv,
     /// Parquet.
     Parquet,
+    /// ORC.
+    Orc,
+}
+
+/// The format of the file at `path` by its first bytes, when it is Parquet or ORC.
+fn magic(path: &Path) -> Option<FileFormat> {
+    use std::io::Read as _;
+    let mut head = Vec::with_capacity(4);
+    File::open(path).ok()?.take(4).read_to_end(&mut head).ok()?;
+    if head.starts_with(b"ORC") {
+        Some(FileFormat::Orc)
+    } else if head == b"PAR1" || head == b"PARE" {
+        Some(FileFormat::Parquet)
+    } else {
+        None
+    }
 }
 
 /// The format of `path`: `given`, or by its extension.
@@ -78,8 +111,9 @@ fn format_of(path: &Path, given: Option<FileFormat>, flag: &str) -> Result<FileF
         Some("jsonl" | "json") => Ok(FileFormat::Jsonl),
         Some("csv") => Ok(FileFormat::Csv),
         Some("parquet") => Ok(FileFormat::Parquet),
+        Some("orc") => Ok(FileFormat::Orc),
         _ => Err(Failure::Usage(format!(
-            "{}: the extension is not .jsonl, .json, .csv or .parquet; give {flag}",
+            "{}: the extension is not .jsonl, .json, .csv, .parquet or .orc; give {flag}",
             path.display()
         ))),
     }
@@ -225,6 +259,10 @@ enum Source<'r> {
         rows: RowIter<'r, File>,
         done: u64,
     },
+    Orc {
+        rows: Box<orc_file::Rows<'r, File>>,
+        done: u64,
+    },
     Jsonl {
         lines: JsonLines<BufReader<File>>,
         rows: Rows,
@@ -242,6 +280,14 @@ impl Source<'_> {
         let bad = |e: String| Failure::File(format!("{}: {e}", path.display()));
         match self {
             Self::Parquet { rows, done } => {
+                let Some(row) = rows.next() else {
+                    return Ok(None);
+                };
+                let row = row.map_err(|e| Failure::from(e).in_file(path))?;
+                *done += 1;
+                Ok(Some((row, Place::Row(*done - 1))))
+            }
+            Self::Orc { rows, done } => {
                 let Some(row) = rows.next() else {
                     return Ok(None);
                 };
@@ -278,7 +324,42 @@ impl Source<'_> {
 /// Where rows go.
 enum Sink {
     Parquet(Box<FileWriter<BufWriter<File>>>),
+    Orc(Box<OrcWriter<BufWriter<File>>>),
     Text(Printer, BufWriter<File>),
+}
+
+/// The schema of the rows: they are Parquet's values or ORC's.
+enum RowSchema {
+    Parquet(Arc<Schema>),
+    Orc(TypeDescription),
+}
+
+impl RowSchema {
+    /// The schema of rows read from JSON Lines or CSV by `given` (or inferred).
+    fn of(given: GivenSchema) -> Self {
+        match given {
+            GivenSchema::Parquet(schema) => Self::Parquet(Arc::new(schema)),
+            GivenSchema::Orc(t) => Self::Orc(t),
+        }
+    }
+
+    /// The builder of rows from JSON Lines or CSV.
+    fn rows(&self) -> Rows {
+        match self {
+            Self::Parquet(schema) => Rows::new(schema),
+            Self::Orc(t) => Rows::orc(t),
+        }
+    }
+}
+
+/// How a row is carried to the output's format.
+enum Carry {
+    /// As it is.
+    Same,
+    /// Parquet values to ORC's, of this type.
+    ToOrc(TypeDescription),
+    /// ORC values (of this type) to Parquet's.
+    ToParquet(TypeDescription),
 }
 
 fn open_text(path: &Path) -> Result<BufReader<File>, Failure> {
@@ -287,10 +368,10 @@ fn open_text(path: &Path) -> Result<BufReader<File>, Failure> {
         .map_err(|e| Failure::File(format!("{}: cannot open: {e}", path.display())))
 }
 
-fn read_schema(path: &Path) -> Result<Schema, Failure> {
+fn read_schema(path: &Path) -> Result<GivenSchema, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::File(format!("{}: cannot read: {e}", path.display())))?;
-    Schema::parse(&text).map_err(|e| Failure::Usage(format!("--schema {}: {e}", path.display())))
+    parse_schema(&text).map_err(|e| Failure::Usage(format!("--schema {}: {e}", path.display())))
 }
 
 /// Runs `convert`; the schema goes to `out` with `--print-schema`.
@@ -301,21 +382,39 @@ fn read_schema(path: &Path) -> Result<Schema, Failure> {
 /// fit the schema), named in the message.
 pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
     let input = args.input.as_path();
-    let from = format_of(input, args.from, "--from")?;
-    let to = args
-        .output
-        .as_deref()
-        .map(|path| format_of(path, args.to, "--to"))
-        .transpose()?;
-    if from == FileFormat::Parquet && args.schema.is_some() {
-        return Err(Failure::Usage(
-            "--schema is for JSON Lines or CSV input: a Parquet file has its own".into(),
-        ));
+    let from = match args.from {
+        Some(from) => from,
+        None => match magic(input) {
+            Some(format) => format,
+            None => format_of(input, None, "--from")?,
+        },
+    };
+    let to = match (args.output.as_deref(), args.to) {
+        (_, Some(to)) => Some(to),
+        (Some(path), None) => Some(format_of(path, None, "--to")?),
+        (None, None) => None,
+    };
+    if matches!(from, FileFormat::Parquet | FileFormat::Orc) && args.schema.is_some() {
+        return Err(Failure::Usage(format!(
+            "--schema is for JSON Lines or CSV input: {} file has its own",
+            if from == FileFormat::Orc {
+                "an ORC"
+            } else {
+                "a Parquet"
+            }
+        )));
     }
-    if to.is_some_and(|to| to != FileFormat::Parquet)
+    if args.output.is_some()
+        && to.is_some_and(|to| to != FileFormat::Parquet)
         && let Some(flag) = args.write.first_given()
     {
         return Err(Failure::Usage(format!("{flag} is for Parquet output")));
+    }
+    if args.output.is_some()
+        && to.is_some_and(|to| to != FileFormat::Orc)
+        && let Some(flag) = args.orc.first_given()
+    {
+        return Err(Failure::Usage(format!("{flag} is for ORC output")));
     }
     let given = args.schema.as_deref().map(read_schema).transpose()?;
     let bad = |e: String| Failure::File(format!("{}: {e}", input.display()));
@@ -327,7 +426,22 @@ pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Fa
                 .map_err(|e| Failure::from(e).in_file(input))?;
             let source = Source::Parquet { rows, done: 0 };
             let total = reader.metadata().num_rows();
-            run(args, source, reader.schema(), Some(total), to, out)
+            let schema = RowSchema::Parquet(Arc::clone(reader.schema()));
+            run(args, source, &schema, Some(total), to, out)
+        }
+        FileFormat::Orc => {
+            let reader = crate::orc_file(input, &args.keys)
+                .map_err(|f| f.in_file(input))?
+                .ok_or_else(|| Failure::File(format!("{}: not an ORC file", input.display())))?;
+            let rows = reader
+                .rows(ReadOptions::default())
+                .map_err(|e| Failure::from(e).in_file(input))?;
+            let source = Source::Orc {
+                rows: Box::new(rows),
+                done: 0,
+            };
+            let schema = RowSchema::Orc(reader.schema().clone());
+            run(args, source, &schema, Some(reader.num_rows()), to, out)
         }
         FileFormat::Jsonl => {
             let mut lines = JsonLines {
@@ -337,29 +451,70 @@ pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Fa
                 ahead: VecDeque::new(),
             };
             let schema = match given {
-                Some(schema) => schema,
-                None => lines.infer(args.infer_rows).map_err(bad)?,
+                Some(schema) => RowSchema::of(schema),
+                None => RowSchema::Parquet(Arc::new(lines.infer(args.infer_rows).map_err(bad)?)),
             };
-            let rows = Rows::new(&schema);
+            let rows = schema.rows();
             let source = Source::Jsonl { lines, rows };
-            run(args, source, &Arc::new(schema), None, to, out)
+            run(args, source, &schema, None, to, out)
         }
         FileFormat::Csv => {
             let mut records = CsvRecords::new(open_text(input)?).map_err(bad)?;
             let schema = match given {
-                Some(schema) => schema,
-                None => records.infer(args.infer_rows).map_err(bad)?,
+                Some(schema) => RowSchema::of(schema),
+                None => RowSchema::Parquet(Arc::new(records.infer(args.infer_rows).map_err(bad)?)),
             };
-            let rows = Rows::new(&schema);
+            let rows = schema.rows();
             let columns = rows.csv_columns(&records.header).map_err(bad)?;
             let source = Source::Csv {
                 records,
                 columns,
                 rows,
             };
-            run(args, source, &Arc::new(schema), None, to, out)
+            run(args, source, &schema, None, to, out)
         }
     }
+}
+
+/// The writer of the output `path` in format `to`, of rows of `schema`.
+fn open_sink(
+    args: &ConvertArgs,
+    path: &Path,
+    to: FileFormat,
+    schema: &RowSchema,
+    output: File,
+) -> Result<Sink, Failure> {
+    let writing = |e: parquet_file::Error| Failure::from(e).in_file(path);
+    let orc_writing = |e: orc_file::Error| Failure::from(e).in_file(path);
+    Ok(match (to, schema) {
+        (FileFormat::Parquet, RowSchema::Parquet(schema)) => {
+            let options = args.write.options(schema)?;
+            let writer = FileWriter::new(BufWriter::new(output), Arc::clone(schema), options)
+                .map_err(writing)?;
+            Sink::Parquet(Box::new(writer))
+        }
+        (FileFormat::Orc, RowSchema::Orc(t)) => {
+            let writer = OrcWriter::new(BufWriter::new(output), t.clone(), args.orc.options())
+                .map_err(|e| match e {
+                    // A setting that does not fit the file (a timestamp with local time
+                    // zone in version 0.11, a block size out of range).
+                    orc_file::Error::InvalidInput { what } => {
+                        Failure::Usage(format!("{}: {what}", path.display()))
+                    }
+                    e => orc_writing(e),
+                })?;
+            Sink::Orc(Box::new(writer))
+        }
+        (FileFormat::Jsonl, _) => Sink::Text(Printer::new(Format::Jsonl), BufWriter::new(output)),
+        (FileFormat::Csv, _) => Sink::Text(Printer::new(Format::Csv), BufWriter::new(output)),
+        // The output schema is of the output's format.
+        (FileFormat::Parquet | FileFormat::Orc, _) => {
+            return Err(Failure::File(format!(
+                "{}: no schema for the output",
+                path.display()
+            )));
+        }
+    })
 }
 
 /// Moves the rows of `source` (of `schema`, `total` of them when known) to the output in
@@ -367,37 +522,68 @@ pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Fa
 fn run(
     args: &ConvertArgs,
     mut source: Source<'_>,
-    schema: &Arc<Schema>,
+    schema: &RowSchema,
     total: Option<u64>,
     to: Option<FileFormat>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    let input = args.input.as_path();
+    let mapping = |e: String| Failure::File(format!("{}: {e}", input.display()));
+    if args.union_as_struct
+        && !(matches!(schema, RowSchema::Orc(_)) && to == Some(FileFormat::Parquet))
+    {
+        return Err(Failure::Usage(
+            "--union-as-struct is for ORC rows written to Parquet".into(),
+        ));
+    }
+    // The schema of the output, and how rows are carried to it.
+    let (output_schema, carry) = match (to, schema) {
+        (Some(FileFormat::Parquet), RowSchema::Orc(t)) => (
+            RowSchema::Parquet(Arc::new(
+                parquet_schema_of(t, args.union_as_struct).map_err(mapping)?,
+            )),
+            Carry::ToParquet(t.clone()),
+        ),
+        (Some(FileFormat::Orc), RowSchema::Parquet(schema)) => {
+            let t = orc_type_of(&Rows::new(schema), args.orc.version()).map_err(mapping)?;
+            (RowSchema::Orc(t.clone()), Carry::ToOrc(t))
+        }
+        (_, RowSchema::Parquet(schema)) => (RowSchema::Parquet(Arc::clone(schema)), Carry::Same),
+        (_, RowSchema::Orc(t)) => (RowSchema::Orc(t.clone()), Carry::Same),
+    };
     let (Some(path), Some(to), false) = (args.output.as_deref(), to, args.print_schema) else {
-        write!(out, "{schema}")?;
+        match &output_schema {
+            RowSchema::Parquet(schema) => write!(out, "{schema}")?,
+            RowSchema::Orc(t) => writeln!(out, "{t}")?,
+        }
         return Ok(());
     };
-    let input = args.input.as_path();
     let (file, output) = OutputFile::create(path)?;
     let writing = |e: parquet_file::Error| Failure::from(e).in_file(path);
-    let mut sink = match to {
-        FileFormat::Parquet => {
-            let options = args.write.options(schema)?;
-            let writer = FileWriter::new(BufWriter::new(output), Arc::clone(schema), options)
-                .map_err(writing)?;
-            Sink::Parquet(Box::new(writer))
-        }
-        FileFormat::Jsonl => Sink::Text(Printer::new(Format::Jsonl), BufWriter::new(output)),
-        FileFormat::Csv => Sink::Text(Printer::new(Format::Csv), BufWriter::new(output)),
-    };
+    let orc_writing = |e: orc_file::Error| Failure::from(e).in_file(path);
+    let mut sink = open_sink(args, path, to, &output_schema, output)?;
     let mut progress = Progress::new(total);
     let mut done = 0_u64;
     while let Some((row, place)) = source.next(input)? {
+        let bad_row = |e: String| Failure::File(format!("{}: {place}: {e}", input.display()));
+        let row = match &carry {
+            Carry::Same => row,
+            Carry::ToOrc(t) => row_to_orc(row, t).map_err(bad_row)?,
+            Carry::ToParquet(t) => row_to_parquet(row, t).map_err(bad_row)?,
+        };
         match &mut sink {
             Sink::Parquet(writer) => writer.write_row(&row).map_err(|e| {
                 if matches!(e.kind(), ErrorKind::InvalidInput { .. }) {
-                    Failure::File(format!("{}: {place}: {e}", input.display()))
+                    bad_row(e.to_string())
                 } else {
                     writing(e)
+                }
+            })?,
+            Sink::Orc(writer) => writer.write_row(&row).map_err(|e| {
+                if is_input_error(&e) {
+                    bad_row(e.to_string())
+                } else {
+                    orc_writing(e)
                 }
             })?,
             Sink::Text(printer, text) => {
@@ -414,6 +600,13 @@ fn run(
             writer.finish().map_err(writing)?;
             writer
                 .into_inner()
+                .into_inner()
+                .map_err(|e| Failure::from(e.into_error()).in_file(path))?;
+        }
+        Sink::Orc(writer) => {
+            writer
+                .finish()
+                .map_err(orc_writing)?
                 .into_inner()
                 .map_err(|e| Failure::from(e.into_error()).in_file(path))?;
         }

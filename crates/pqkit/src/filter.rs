@@ -1,5 +1,6 @@
 //! The text of `--where` and of column lists: parsed into `parquet-file`'s values, with
-//! dotted paths resolved against the schema.
+//! dotted paths resolved against the schema (a Parquet schema's groups or an ORC type's
+//! structs, through [`Names`]).
 //!
 //! ```text
 //! expr  := and ("or" and)*
@@ -9,23 +10,83 @@
 //! literal := integer | number | "string" | 'string' | true | false
 //! ```
 
+use orc_file::{Kind, TypeDescription};
 use parquet_file::{ColumnPath, Literal, NodeKind, Op, Predicate, Schema};
 
 use crate::Failure;
 
+/// A tree of named fields that dotted paths resolve against: a Parquet schema (its
+/// groups) or an ORC type (its structs).
+pub(crate) trait Names {
+    /// A node of the tree.
+    type Node: Copy;
+
+    /// The root (the message, or the file's struct).
+    fn root(&self) -> Self::Node;
+
+    /// The named fields directly under `node` (none under a node that is not a group
+    /// or struct).
+    fn fields(&self, node: Self::Node) -> Vec<(&str, Self::Node)>;
+}
+
+impl Names for Schema {
+    type Node = usize;
+
+    fn root(&self) -> usize {
+        0
+    }
+
+    fn fields(&self, node: usize) -> Vec<(&str, usize)> {
+        if !matches!(
+            self.node(node).map(|n| &n.kind),
+            Some(NodeKind::Group { .. })
+        ) {
+            return Vec::new();
+        }
+        self.children(node)
+            .iter()
+            .filter_map(|&c| self.node(c).map(|n| (n.name.as_str(), c)))
+            .collect()
+    }
+}
+
+impl Names for TypeDescription {
+    type Node = u32;
+
+    fn root(&self) -> u32 {
+        self.id()
+    }
+
+    fn fields(&self, node: u32) -> Vec<(&str, u32)> {
+        match self.find(node) {
+            Some(t) if t.kind() == Kind::Struct => t.fields().map(|(n, c)| (n, c.id())).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl<T: Names + ?Sized> Names for std::sync::Arc<T> {
+    type Node = T::Node;
+
+    fn root(&self) -> T::Node {
+        (**self).root()
+    }
+
+    fn fields(&self, node: T::Node) -> Vec<(&str, T::Node)> {
+        (**self).fields(node)
+    }
+}
+
 /// The paths of the fields whose dotted names are `text` (a dot separates names, and may
 /// also be part of one).
-fn matches(
-    schema: &Schema,
-    node: usize,
+fn matches<T: Names + ?Sized>(
+    tree: &T,
+    node: T::Node,
     text: &str,
     path: &mut Vec<String>,
     out: &mut Vec<ColumnPath>,
 ) {
-    for &child in schema.children(node) {
-        let Some(name) = schema.node(child).map(|n| n.name.as_str()) else {
-            continue;
-        };
+    for (name, child) in tree.fields(node) {
         if text == name {
             path.push(name.to_owned());
             out.push(ColumnPath::from(path.clone()));
@@ -33,13 +94,9 @@ fn matches(
         } else if let Some(rest) = text
             .strip_prefix(name)
             .and_then(|rest| rest.strip_prefix('.'))
-            && matches!(
-                schema.node(child).map(|n| &n.kind),
-                Some(NodeKind::Group { .. })
-            )
         {
             path.push(name.to_owned());
-            matches(schema, child, rest, path, out);
+            matches(tree, child, rest, path, out);
             path.pop();
         }
     }
@@ -51,9 +108,13 @@ fn matches(
 ///
 /// Bad usage when no field has that name, or more than one does (a field named `a.b`
 /// beside a group `a` with a field `b`).
-pub(crate) fn resolve(schema: &Schema, text: &str, what: &str) -> Result<ColumnPath, Failure> {
+pub(crate) fn resolve<T: Names + ?Sized>(
+    schema: &T,
+    text: &str,
+    what: &str,
+) -> Result<ColumnPath, Failure> {
     let mut found = Vec::new();
-    matches(schema, 0, text, &mut Vec::new(), &mut found);
+    matches(schema, schema.root(), text, &mut Vec::new(), &mut found);
     match found.len() {
         1 => Ok(found.remove(0)),
         0 => Err(Failure::Usage(format!(
@@ -162,13 +223,13 @@ fn tokenize(text: &str) -> Result<Vec<Token>, Failure> {
     Ok(tokens)
 }
 
-struct Parser<'s> {
+struct Parser<'s, T: ?Sized> {
     tokens: Vec<Token>,
     pos: usize,
-    schema: &'s Schema,
+    schema: &'s T,
 }
 
-impl Parser<'_> {
+impl<T: Names + ?Sized> Parser<'_, T> {
     fn peek_word(&self, word: &str) -> bool {
         matches!(self.tokens.get(self.pos), Some(Token::Word(w)) if w.eq_ignore_ascii_case(word))
     }
@@ -252,13 +313,14 @@ impl Parser<'_> {
     }
 }
 
-/// Parses a `--where` expression, its paths resolved against `schema`.
+/// Parses a `--where` expression, its paths resolved against `schema` (a Parquet schema
+/// or an ORC type).
 ///
 /// # Errors
 ///
 /// Bad usage for text that is not an expression of the language, or a path that names no
 /// field (or more than one).
-pub(crate) fn parse(text: &str, schema: &Schema) -> Result<Predicate, Failure> {
+pub(crate) fn parse<T: Names + ?Sized>(text: &str, schema: &T) -> Result<Predicate, Failure> {
     let mut parser = Parser {
         tokens: tokenize(text)?,
         pos: 0,
@@ -331,5 +393,30 @@ mod tests {
             ColumnPath::from("address")
         );
         assert!(resolve(&schema, "address.town", "--columns").is_err());
+    }
+
+    #[test]
+    fn orc_names_resolve_through_structs() {
+        let t = TypeDescription::parse(
+            "struct<id:int,`a.b`:int,a:struct<b:string,l:array<struct<x:int>>>,u:uniontype<int,string>>",
+        )
+        .unwrap();
+        assert_eq!(
+            resolve(&t, "a.l", "--columns").unwrap(),
+            ColumnPath::new(["a", "l"])
+        );
+        assert!(matches!(
+            resolve(&t, "a.b", "--columns"),
+            Err(Failure::Usage(m)) if m == "--columns: \"a.b\" names more than one field: `a.b`, a.b"
+        ));
+        // Only structs have named fields: not arrays, nor uniontypes.
+        for text in ["a.l.x", "a.l.element", "u.tag", "nope"] {
+            assert!(resolve(&t, text, "--columns").is_err(), "{text}");
+        }
+        assert_eq!(
+            parse("id > 1 and a.l is null", &t).unwrap(),
+            Predicate::compare("id", Op::Gt, 1)
+                .and(Predicate::is_null(ColumnPath::new(["a", "l"])))
+        );
     }
 }

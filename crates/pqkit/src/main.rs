@@ -1,4 +1,7 @@
-//! `pqkit`: inspect, verify, read, rewrite and convert Parquet files.
+//! `pqkit`: inspect, verify, read, rewrite and convert Parquet and ORC files.
+//!
+//! A file is read as ORC when it starts with `ORC`, as Parquet otherwise, whatever its
+//! name.
 //!
 //! Exit status: 0 on success, 1 for a file that cannot be read or written, 2 for bad
 //! usage. Messages go to standard error, one line each (and a progress line, for long
@@ -12,6 +15,8 @@ mod filter;
 mod format;
 mod infer;
 mod json;
+mod orc;
+mod orc_convert;
 mod output;
 mod progress;
 mod rewrite;
@@ -23,7 +28,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use parquet_file::{ColumnPath, DecryptionOptions, Key, ReadOptions};
 
-/// Inspect, verify, read, rewrite and convert Parquet files.
+/// Inspect, verify, read, rewrite and convert Parquet and ORC files.
 #[derive(Debug, Parser)]
 #[command(name = "pqkit", version, about)]
 struct Cli {
@@ -33,17 +38,17 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the schema.
+    /// Print the schema (of an ORC file: its type string and its tree of columns).
     Schema {
-        /// The Parquet file.
+        /// The Parquet or ORC file.
         file: PathBuf,
         #[command(flatten)]
         keys: KeyArgs,
     },
     /// Print the metadata: row groups, column chunks, encodings, codecs, sizes,
-    /// statistics.
+    /// statistics (of an ORC file: stripes, streams, encodings, statistics).
     Meta {
-        /// The Parquet file.
+        /// The Parquet or ORC file.
         file: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -63,7 +68,7 @@ enum Command {
     },
     /// Print the rows.
     Cat {
-        /// The Parquet file.
+        /// The Parquet or ORC file.
         file: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Jsonl)]
@@ -91,9 +96,10 @@ enum Command {
         #[command(flatten)]
         keys: KeyArgs,
     },
-    /// Decode everything, check every checksum and signature; exit 1 on any problem.
+    /// Decode everything, check every checksum and signature (of an ORC file: every
+    /// row, the row counts and the statistics); exit 1 on any problem.
     Verify {
-        /// The Parquet file.
+        /// The Parquet or ORC file.
         file: PathBuf,
         #[command(flatten)]
         keys: KeyArgs,
@@ -102,7 +108,7 @@ enum Command {
     /// group sizes, statistics, indexes, Bloom filters, encryption): the same rows,
     /// schema and key-value metadata.
     Rewrite(rewrite::RewriteArgs),
-    /// Convert rows between JSON Lines, CSV and Parquet, by the rows contract.
+    /// Convert rows between JSON Lines, CSV, Parquet and ORC, by the rows contract.
     Convert(convert::ConvertArgs),
 }
 
@@ -146,8 +152,13 @@ pub(crate) enum Failure {
 impl Failure {
     /// Names the file a file failure is about.
     fn in_file(self, path: &Path) -> Self {
+        self.in_context(&path.display().to_string())
+    }
+
+    /// Names where in the file a file failure is (`stripe 2`).
+    fn in_context(self, context: &str) -> Self {
         match self {
-            Self::File(m) => Self::File(format!("{}: {m}", path.display())),
+            Self::File(m) => Self::File(format!("{context}: {m}")),
             other => other,
         }
     }
@@ -197,6 +208,17 @@ fn key(text: &str, what: &str) -> Result<Key, Failure> {
 }
 
 impl KeyArgs {
+    /// The first key flag given, when any is (for an ORC file, where none applies).
+    fn first_given(&self) -> Option<&'static str> {
+        if self.footer_key.is_some() {
+            Some("--footer-key")
+        } else if !self.column_key.is_empty() {
+            Some("--column-key")
+        } else {
+            self.aad_prefix.as_ref().map(|_| "--aad-prefix")
+        }
+    }
+
     fn options(&self) -> Result<ReadOptions, Failure> {
         let mut decryption = DecryptionOptions::new();
         if let Some(footer) = &self.footer_key {
@@ -243,11 +265,48 @@ fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
     })
 }
 
+/// The ORC file at `path`, when it is one (by its first bytes); `None` for a Parquet
+/// file (or anything else, which the Parquet reader then names).
+pub(crate) fn orc_file(path: &Path, keys: &KeyArgs) -> Result<Option<orc::OrcFile>, Failure> {
+    if !orc::is_orc(path)? {
+        return Ok(None);
+    }
+    if let Some(flag) = keys.first_given() {
+        return Err(Failure::Usage(format!(
+            "{flag} is for encrypted Parquet files; {} is ORC",
+            path.display()
+        )));
+    }
+    orc::open(path).map(Some)
+}
+
+/// The error of a Parquet-only command on an ORC file.
+fn parquet_only(command: &str, path: &Path, instead: &str) -> Result<(), Failure> {
+    if orc::is_orc(path)? {
+        return Err(Failure::Usage(format!(
+            "{command} is for Parquet files and {} is ORC: {instead}",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
 fn run_command(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
     match cli.command {
-        Command::Schema { file, keys } => commands::schema(&open(&file, &keys)?, out),
-        Command::Meta { file, json, keys } => commands::meta(&open(&file, &keys)?, json, out),
+        Command::Schema { file, keys } => match orc_file(&file, &keys)? {
+            Some(reader) => orc::schema(&reader, out),
+            None => commands::schema(&open(&file, &keys)?, out),
+        },
+        Command::Meta { file, json, keys } => match orc_file(&file, &keys)? {
+            Some(reader) => orc::meta(&reader, json, out),
+            None => commands::meta(&open(&file, &keys)?, json, out),
+        },
         Command::Pages { file, column, keys } => {
+            parquet_only(
+                "pages",
+                &file,
+                "its stripes and streams are what `pqkit meta` prints",
+            )?;
             commands::pages(&open(&file, &keys)?, column.as_deref(), out)
         }
         Command::Cat {
@@ -258,6 +317,9 @@ fn run_command(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
             filter,
             keys,
         } => {
+            if let Some(reader) = orc_file(&file, &keys)? {
+                return orc::cat(&reader, format, columns, limit, filter.as_deref(), out);
+            }
             let reader = open(&file, &keys)?;
             commands::cat(&reader, format, columns, limit, filter.as_deref(), out)
         }
@@ -266,8 +328,14 @@ fn run_command(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
             column,
             value,
             keys,
-        } => commands::bloom(&open(&file, &keys)?, &column, &value, out),
-        Command::Verify { file, keys } => commands::verify(&open(&file, &keys)?, out),
+        } => {
+            parquet_only("bloom", &file, "orc-file does not read ORC's Bloom filters")?;
+            commands::bloom(&open(&file, &keys)?, &column, &value, out)
+        }
+        Command::Verify { file, keys } => match orc_file(&file, &keys)? {
+            Some(reader) => orc::verify(&reader, out),
+            None => commands::verify(&open(&file, &keys)?, out),
+        },
         Command::Rewrite(args) => rewrite::rewrite(&args),
         Command::Convert(args) => convert::convert(&args, out),
     }

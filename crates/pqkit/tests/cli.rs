@@ -2,79 +2,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // Test helpers outside `#[test]` fns.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn testdata(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
-        .join(name)
-}
+use std::path::Path;
 
-fn pqkit(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pqkit"))
-        .args(args)
-        .output()
-        .expect("pqkit runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("UTF-8 output")
-}
-
-/// A directory of its own for a test, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("pqkit-cli-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Self(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_owned()
-    }
-
-    /// The names of the files in the directory, sorted.
-    fn files(&self) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(&self.0)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_str().unwrap().to_owned())
-            .collect();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Runs pqkit, which must succeed; its standard output.
-fn ok(args: &[&str]) -> String {
-    let output = pqkit(args);
-    assert!(
-        output.status.success(),
-        "pqkit {args:?}: {}",
-        stderr(&output)
-    );
-    stdout(&output)
-}
-
-/// What `pqkit cat` prints of `file` (with these extra arguments).
-fn cat(file: &str, extra: &[&str]) -> String {
-    let mut args = vec!["cat", file];
-    args.extend_from_slice(extra);
-    ok(&args)
-}
+use common::{TempDir, cat, ok, pqkit, stderr, stdout, testdata};
 
 #[test]
 fn cat_jsonl_is_pyarrows_rows() {
@@ -907,7 +839,7 @@ fn convert_names_what_is_wrong() {
     // Bad usage: 2.
     assert_eq!(
         fails("j.txt", "", &[], 2),
-        "pqkit: j.txt: the extension is not .jsonl, .json, .csv or .parquet; give --from\n"
+        "pqkit: j.txt: the extension is not .jsonl, .json, .csv, .parquet or .orc; give --from\n"
     );
     let file = testdata("example.parquet");
     let file = file.to_str().unwrap();

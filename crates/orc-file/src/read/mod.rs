@@ -92,7 +92,7 @@ impl Default for ReadOptions {
 
 impl ReadOptions {
     /// Reads only these columns: top-level names, or dotted paths into structs
-    /// (`address.city`). A column is read with all of its children. Their order in the
+    /// (`address.city`; a top-level name that holds a dot is taken whole first). A column is read with all of its children. Their order in the
     /// result is the schema's.
     #[must_use]
     pub fn with_projection<I, T>(mut self, columns: I) -> Self
@@ -408,7 +408,13 @@ impl<S: Source> OrcReader<S> {
         for name in projection {
             let mut t = &self.schema;
             selected[0] = true;
-            for part in name.split('.') {
+            // A top-level name with a dot in it, or a path of struct fields.
+            let parts: Vec<&str> = if self.schema.field(name).is_some() {
+                vec![name]
+            } else {
+                name.split('.').collect()
+            };
+            for part in parts {
                 t = t.field(part).ok_or_else(|| {
                     Error::invalid_input(format!("no column {name:?} in {}", self.schema))
                 })?;

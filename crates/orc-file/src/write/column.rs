@@ -232,8 +232,6 @@ impl ColumnState {
             Kind::String | Kind::Char | Kind::Varchar => {
                 let initial = if ctx.dictionary_threshold <= 0.0 {
                     StringMode::Direct
-                } else if ctx.v0 {
-                    StringMode::Dictionary
                 } else {
                     StringMode::Undecided
                 };
@@ -1067,7 +1065,9 @@ mod tests {
         assert_eq!(present_runs(Some(&p), &[(1, 4)]), [(3, 4)]);
         assert_eq!(present_runs(None, &[(2, 4)]), [(2, 4)]);
         let offsets = [0, 2, 2, 5, 9];
-        assert_eq!(element_runs(&offsets, &[(0, 1), (2, 4)]), [(0, 2), (2, 9)]);
+        // Adjacent element ranges merge.
+        assert_eq!(element_runs(&offsets, &[(0, 1), (2, 4)]), [(0, 9)]);
+        assert_eq!(element_runs(&offsets, &[(0, 1), (3, 4)]), [(0, 2), (5, 9)]);
         assert_eq!(element_runs(&offsets, &[(1, 2)]), []);
     }
 

@@ -1,48 +1,4 @@
-//! The ORC file writer.
-//!
-//! [`OrcWriter`] takes [`Batch`]es (or [`Row`]s), encodes each column into its streams
-//! as Apache ORC's Java writer does, and writes a stripe when the encoded streams reach
-//! the stripe size:
-//!
-//! ```text
-//! file   = "ORC" stripe* metadata footer postscript psLength:u8
-//! stripe = index-streams (ROW_INDEX of each column) data-streams stripe-footer
-//! ```
-//!
-//! - Version 0.11 uses integer RLE version 1 (`DIRECT`, `DICTIONARY`), 0.12 version 2
-//!   (`DIRECT_V2`, `DICTIONARY_V2`).
-//! - Strings, chars and varchars use a dictionary (sorted by bytes) while its distinct
-//!   values are at most [`WriterOptions::dictionary_key_size_threshold`] of the values,
-//!   decided per stripe after its first row group; binary is always direct. Char values
-//!   are cut or padded with spaces to their length, varchar values cut to theirs, as
-//!   Java does (rows refuse values that are too long instead).
-//! - Timestamps are seconds since 2015-01-01 00:00:00 and nanoseconds with their
-//!   trailing zeros folded; decimals are zigzag varints of any length and a scale per
-//!   value (the column's scale in 0.12, each value's own in 0.11).
-//! - Streams are compressed in chunks of at most the compression block size, kept
-//!   original when a chunk does not shrink.
-//! - Each row group (10,000 rows by default) has a row index entry per column with the
-//!   position of each stream where the group starts and the group's statistics; each
-//!   stripe has statistics in the metadata section, and the file in the footer.
-//!
-//! ```
-//! use orc_file::{Batch, OrcCompression, OrcWriter, TypeDescription, Vector, VectorData,
-//!     WriterOptions};
-//!
-//! let schema = TypeDescription::parse("struct<id:bigint,score:double>")?;
-//! let options = WriterOptions::default().compression(OrcCompression::None);
-//! let mut writer = OrcWriter::new(Vec::new(), schema, options)?;
-//! writer.write_batch(&Batch {
-//!     num_rows: 3,
-//!     columns: vec![
-//!         Vector::new(VectorData::Int(vec![1, 2, 3])),
-//!         Vector::with_present(VectorData::Double(vec![0.5, 0.0, 2.5]), vec![true, false, true]),
-//!     ],
-//! })?;
-//! let file = writer.finish()?;
-//! assert_eq!(&file[..3], b"ORC");
-//! # Ok::<(), orc_file::Error>(())
-//! ```
+//! The ORC file writer: [`OrcWriter`] and its options.
 
 mod column;
 mod options;
@@ -84,9 +40,65 @@ const ROW_BUFFER_BYTES: usize = 64 << 20;
 
 /// Writes an ORC file to a [`Sink`] (any [`std::io::Write`]).
 ///
+/// [`OrcWriter`] takes [`Batch`]es (or [`Row`]s), encodes each column into its streams
+/// as Apache ORC's Java writer does, and writes a stripe when the encoded streams reach
+/// the stripe size:
+///
+/// ```text
+/// file   = "ORC" stripe* metadata footer postscript psLength:u8
+/// stripe = index-streams (ROW_INDEX of each column) data-streams stripe-footer
+/// ```
+///
+/// - Version 0.11 uses integer RLE version 1 (`DIRECT`, `DICTIONARY`), 0.12 version 2
+///   (`DIRECT_V2`, `DICTIONARY_V2`).
+/// - Strings, chars and varchars use a dictionary (sorted by bytes) while its distinct
+///   values are at most [`WriterOptions::dictionary_key_size_threshold`] of the values,
+///   decided per stripe after its first row group; binary is always direct. Char values
+///   are cut or padded with spaces to their length, varchar values cut to theirs, as
+///   Java does (rows refuse values that are too long instead).
+/// - Timestamps are seconds since 2015-01-01 00:00:00 and nanoseconds with their
+///   trailing zeros folded; decimals are zigzag varints of any length and a scale per
+///   value (the column's scale in 0.12, each value's own in 0.11).
+/// - Streams are compressed in chunks of at most the compression block size, kept
+///   original when a chunk does not shrink.
+/// - Each row group (10,000 rows by default) has a row index entry per column with the
+///   position of each stream where the group starts and the group's statistics; each
+///   stripe has statistics in the metadata section, and the file in the footer.
+///
+/// ```
+/// use orc_file::{Batch, OrcCompression, OrcWriter, TypeDescription, Vector, VectorData,
+///     WriterOptions};
+///
+/// let schema = TypeDescription::parse("struct<id:bigint,score:double>")?;
+/// let options = WriterOptions::default().compression(OrcCompression::None);
+/// let mut writer = OrcWriter::new(Vec::new(), schema, options)?;
+/// writer.write_batch(&Batch {
+///     num_rows: 3,
+///     columns: vec![
+///         Vector::new(VectorData::Int(vec![1, 2, 3])),
+///         Vector::with_present(VectorData::Double(vec![0.5, 0.0, 2.5]), vec![true, false, true]),
+///     ],
+/// })?;
+/// let file = writer.finish()?;
+/// assert_eq!(&file[..3], b"ORC");
+/// assert_eq!(orc_file::OrcReader::open(file)?.num_rows(), 3);
+/// # Ok::<(), orc_file::Error>(())
+/// ```
+///
 /// Refused input ([`Error::InvalidInput`]: a batch or row that does not match the
 /// schema) leaves the writer as it was; it can go on. A failure of the sink or of a
 /// codec leaves the file incomplete: every later call returns an error.
+///
+/// What the tail says of the writer: the postscript's `writerVersion` is 9 (ORC-14,
+/// Apache ORC's current one) and the footer's `writer` is left unset, so readers apply
+/// no workaround for an old writer's bugs. The writer accepts row index strides below
+/// the 1,000 rows Java insists on.
+///
+/// A timestamp between one second before 1970-01-01 and 1970-01-01 with a fraction of
+/// a millisecond or more cannot be stored so that Apache ORC's readers (and this
+/// crate's) read it back: the file format stores whole seconds truncated toward zero,
+/// and readers take a second off negative ones only. Java writes such values the same
+/// way.
 #[derive(Debug)]
 pub struct OrcWriter<W: Sink> {
     sink: W,
@@ -237,7 +249,24 @@ impl<W: Sink> OrcWriter<W> {
     }
 
     /// Writes a row: its fields by name (a field it leaves out is null), each a
-    /// [`Field`](parquet_core::Field) as the reader yields them (see the crate docs).
+    /// [`Field`](parquet_core::Field) as the reader yields them:
+    ///
+    /// | column | field |
+    /// |---|---|
+    /// | boolean | `Bool` |
+    /// | tinyint, smallint, int, bigint | `Int` (or `UInt`) within the type's range |
+    /// | float | `Float` |
+    /// | double | `Double` (or `Float`) |
+    /// | string, char, varchar | `Str`; at most the length of a char or varchar (a char is padded with spaces) |
+    /// | binary | `Bytes` (or `Str`) |
+    /// | date | `Date` |
+    /// | timestamp, timestamp with local time zone | `Timestamp` in any unit |
+    /// | decimal | `Decimal` (or a `WideDecimal` that fits 128 bits) whose value fits the precision at the column's scale exactly |
+    /// | array, map, struct | `List`, `Map`, `Group` (fields by name, missing ones null) |
+    /// | uniontype | `Group` of `tag` (`Int`) and `value` |
+    /// | any | `Null` |
+    ///
+    /// Rows are held and written 1024 at a time.
     ///
     /// # Errors
     ///
@@ -245,7 +274,7 @@ impl<W: Sink> OrcWriter<W> {
     /// integer out of the column's range, a char or varchar value longer than the
     /// column's length, a decimal with more digits than the column's precision or scale
     /// allows, a field the schema does not have): nothing of the row is written and the
-    /// writer goes on.
+    /// writer goes on. Errors of the sink or the codec end the writer.
     pub fn write_row(&mut self, row: &Row) -> Result<()> {
         self.check_usable()?;
         row::check_row(&self.schema, row)?;
@@ -350,7 +379,9 @@ impl<W: Sink> OrcWriter<W> {
         }
         let compressed = self.options.compression.is_compressed();
         let mut index_area = Vec::new();
-        let mut data_area = Vec::new();
+        // The data streams, compressed (or as they are, without a codec).
+        let mut data_area: Vec<Vec<u8>> = Vec::new();
+        let mut data_length = 0;
         let mut index_streams = Vec::new();
         let mut data_streams = Vec::new();
         let mut encodings = Vec::with_capacity(self.columns.len());
@@ -372,7 +403,17 @@ impl<W: Sink> OrcWriter<W> {
                 Vec::with_capacity(streams.len());
             let mut bytes_on_disk = 0;
             for (kind, bytes) in streams {
-                let length = self.compress(&bytes, &mut data_area, &mut chunks)?;
+                let stored = if compressed {
+                    let mut out = Vec::new();
+                    self.compress(&bytes, &mut out, &mut chunks)?;
+                    out
+                } else {
+                    chunks.clear();
+                    bytes
+                };
+                let length = stored.len() as u64;
+                data_length += length;
+                data_area.push(stored);
                 bytes_on_disk += length;
                 data_streams.push(proto::Stream {
                     kind: Some(kind as i32),
@@ -406,9 +447,11 @@ impl<W: Sink> OrcWriter<W> {
         let footer_length =
             self.compress(&footer.encode_to_vec(), &mut footer_bytes, &mut chunks)?;
         self.sink.write_all(&index_area)?;
-        self.sink.write_all(&data_area)?;
+        for stream in &data_area {
+            self.sink.write_all(stream)?;
+        }
         self.sink.write_all(&footer_bytes)?;
-        let (index_length, data_length) = (index_area.len() as u64, data_area.len() as u64);
+        let index_length = index_area.len() as u64;
         self.stripes.push(proto::StripeInformation {
             offset: Some(self.offset),
             index_length: Some(index_length),

@@ -11,9 +11,8 @@ use crate::stream::{MAX_CHUNK_LEN, OrcCompression};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum OrcVersion {
     /// ORC v0, as Hive 0.11 wrote it: integer RLE version 1, `DIRECT` and `DICTIONARY`
-    /// encodings, no writer time zone in stripe footers. Strings are always dictionary
-    /// encoded, as Hive 0.11 readers read nothing else (and Apache ORC's Java writer
-    /// does the same for this version).
+    /// encodings (strings choose between them by the dictionary-size ratio, as in
+    /// 0.12), no writer time zone in stripe footers.
     V0_11,
     /// ORC v1, Hive 0.12 and later: integer RLE version 2, `DIRECT_V2` and
     /// `DICTIONARY_V2` encodings.
@@ -158,7 +157,7 @@ impl WriterOptions {
     /// char or varchar column keeps its dictionary in a stripe (default 0.8; 0 never
     /// uses dictionaries, 1 always does). The ratio is checked at the end of the
     /// stripe's first row group, or at the end of the stripe when it has fewer rows or
-    /// there is no row index. Version 0.11 always uses dictionaries.
+    /// there is no row index.
     #[must_use]
     pub fn dictionary_key_size_threshold(mut self, ratio: f64) -> Self {
         self.dictionary_threshold = ratio;
