@@ -7,7 +7,7 @@
 //! | `Uncompressed` | the bytes as they are | - |
 //! | `Snappy` | raw Snappy block | `snap`, pure Rust (`snappy`) |
 //! | `Gzip` | RFC 1952 gzip; a page of several members decompresses whole | `flate2` on `zlib-rs`, pure Rust (`gzip`) |
-//! | `Lzo` | LZO1X in Hadoop block framing; a bare stream is read too | `lzokay-native` to compress, this crate's decoder (`lzo`) |
+//! | `Lzo` | LZO1X in Hadoop block framing; a bare stream is read too | this crate's own compressor (no M1 matches, which Apache ORC's decoder misreads) and decoder, pure Rust (`lzo`) |
 //! | `Brotli` | RFC 7932 Brotli | `brotli`, pure Rust (`brotli`) |
 //! | `Lz4` (deprecated) | LZ4 blocks in Hadoop framing; a bare block is read too | `lz4_flex`, pure Rust (`lz4`) |
 //! | `Zstd` | RFC 8878 Zstandard | `zstd`, the C library (`zstd`), or `ruzstd`, pure Rust (`ruzstd`) |

@@ -2,32 +2,26 @@
 //! (Parquet's `LZO`, [`Codec::Lzo`], as parquet-java writes it through hadoop-lzo; see
 //! [`crate::hadoop`]).
 //!
-//! Compression: `lzokay-native` (pure Rust, LZO1X-999-class output that liblzo2's
-//! `lzo1x_decompress_safe` reads). Decompression: [`lzo1x`], this crate's own decoder,
-//! because `lzokay-native`'s decoder can panic on malformed input and has no output
-//! bound.
+//! Compression: the `compress` module, this crate's own LZO1X compressor, which writes no M1
+//! matches, so that Apache ORC's decoder (aircompressor's, in ORC Java and C++) reads
+//! its streams as liblzo2 does. Decompression: [`lzo1x`], this crate's own decoder,
+//! bounded by its output slice.
 
+mod compress;
+#[cfg(test)]
+mod compress_tests;
 mod lzo1x;
 #[cfg(test)]
 mod tests;
 
 use crate::{Codec, Error, Result, hadoop};
 
-/// The LZO1X stream of empty input: the end-of-stream marker alone.
-const EMPTY_STREAM: [u8; 3] = [0x11, 0, 0];
-
-/// The compressor's work memory, kept between calls.
-pub(crate) type Dict = lzokay_native::Dict;
+pub(crate) use compress::Dict;
 
 /// Appends the LZO1X stream of `input` to `out`.
+#[allow(clippy::unnecessary_wraps)]
 pub(crate) fn compress(dict: &mut Dict, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
-    if input.is_empty() {
-        out.extend_from_slice(&EMPTY_STREAM);
-        return Ok(());
-    }
-    let compressed = lzokay_native::compress_with_dict(input, dict)
-        .map_err(|_| Error::corrupt(Codec::LzoRaw, "the LZO compressor failed"))?;
-    out.extend_from_slice(&compressed);
+    compress::compress(dict, input, out);
     Ok(())
 }
 
