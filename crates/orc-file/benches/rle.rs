@@ -1,9 +1,14 @@
 //! Decoding 1 Mi values of ORC's integer RLE, versions 1 and 2, for the data shapes
-//! that pick each v2 sub-encoding: runs (SHORT_REPEAT and fixed DELTA), random small
+//! that pick each v2 sub-encoding: runs (`SHORT_REPEAT` and fixed DELTA), random small
 //! widths and random 32-bit values (DIRECT), timestamps-like deltas (DELTA) and
-//! patched-base-shaped data (PATCHED_BASE); then byte and boolean RLE, skipping, and
+//! patched-base-shaped data (`PATCHED_BASE`); then byte and boolean RLE, skipping, and
 //! encoding.
-#![allow(missing_docs, clippy::unwrap_used, clippy::cast_possible_wrap)]
+#![allow(
+    missing_docs,
+    clippy::unwrap_used,
+    clippy::cast_possible_wrap,
+    clippy::cast_possible_truncation
+)]
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use orc_file::rle::{

@@ -15,6 +15,7 @@ use parquet_core::Result;
 const CHUNK: usize = 128;
 
 /// The eight values of each byte, most significant bit first.
+#[allow(clippy::indexing_slicing)] // evaluated at compile time, within bounds
 static BITS: [[bool; 8]; 256] = {
     let mut table = [[false; 8]; 256];
     let mut byte = 0;
@@ -74,7 +75,10 @@ impl<B: AsRef<[u8]>> BooleanRleDecoder<B> {
                 .decode(buffer.get_mut(..want).unwrap_or_default())?;
             let (groups, _) = rest.as_chunks_mut::<8>();
             for (values, &byte) in groups.iter_mut().zip(buffer.get(..got).unwrap_or_default()) {
-                *values = BITS[usize::from(byte)];
+                #[allow(clippy::indexing_slicing)] // a `u8` indexes 256 entries
+                {
+                    *values = BITS[usize::from(byte)];
+                }
             }
             done += got * 8;
             if got < want {

@@ -167,6 +167,7 @@ impl<B: AsRef<[u8]>> IntRleV1Decoder<B> {
 
 /// Reads the control byte at `pos` (and a run's delta and base): the run and where it
 /// goes on.
+#[inline]
 fn read_header(input: &[u8], mut pos: usize, signed: bool) -> Result<(Run, usize)> {
     let control = read_u8(input, &mut pos, "RLE v1 control byte")?;
     let run = if control < 0x80 {

@@ -36,6 +36,9 @@ const MIN_REPEAT: usize = 3;
 const MAX_SHORT_REPEAT: usize = 10;
 /// Most entries in a patch list (5 bits).
 const MAX_PATCHES: usize = 31;
+/// The first base magnitude that `PATCHED_BASE` cannot write: with its sign bit, 2^56
+/// takes more than the 8 bytes that the header's 3 bits can say.
+const MAX_PATCHED_BASE: u64 = 1 << 56;
 
 /// The widths of the 5-bit width table, by code.
 const WIDTHS: [u32; 32] = [
@@ -651,13 +654,12 @@ struct Scratch {
 }
 
 /// Encodes an integer RLE v2 stream as Apache ORC's `RunLengthIntegerWriterV2` does,
-/// run for run and byte for byte.
+/// run for run and byte for byte, with one exception.
 ///
-/// Java's `PATCHED_BASE` writer would go wrong for a minimum of `i64::MIN` (a base that
-/// reads back as 0) or of 2^56 and more (a base of 9 bytes, past its 3-bit field). No
-/// such run qualifies for `PATCHED_BASE` (their zigzagged values are all 64 bits wide, so
-/// the 90th and 100th percentiles agree), but the encoder guards against both anyway:
-/// DIRECT for the one, the minimum's exact width for the other.
+/// Java's writer (and the C++ one) writes a `PATCHED_BASE` base of
+/// `closestFixedBits(|min|) + 1` bits, which for a minimum of magnitude 2^56 or more is 9
+/// bytes: past the 3 bits of the header, so the run reads back wrong (ORC-616, apache/orc
+/// issue 2323). Such runs are written DIRECT here, as ORC-616 proposed.
 #[derive(Debug, Clone)]
 pub struct IntRleV2Encoder {
     out: Vec<u8>,
@@ -940,8 +942,9 @@ impl IntRleV2Encoder {
         }
         let br_bits_95p = percentile_bits(reduced, 0.95);
         let br_bits_100p = percentile_bits(reduced, 1.0);
-        // A base Java cannot write (see the type's docs).
-        if br_bits_100p == br_bits_95p || min == i64::MIN {
+        // A base of 2^56 or more takes 9 bytes, which the header cannot say (see the
+        // type's docs).
+        if br_bits_100p == br_bits_95p || min.unsigned_abs() >= MAX_PATCHED_BASE {
             return direct;
         }
         Plan::Patched(prepare_patches(reduced, min, br_bits_95p, br_bits_100p))
@@ -1032,15 +1035,12 @@ impl IntRleV2Encoder {
     fn write_patched_base(&mut self, plan: &PatchPlan) {
         let n = self.num_literals;
         self.write_header(2, encode_width(plan.width), self.variable_run_length - 1);
-        let negative = plan.min < 0;
-        let mut base = plan.min.wrapping_abs().cast_unsigned();
-        let bits = closest_num_bits(base);
-        let mut base_bytes = if negative { bits } else { bits + 1 }.div_ceil(8);
-        if base_bytes > 8 {
-            // Java's 9 bytes do not fit 3 bits: the exact width does (below 2^63).
-            base_bytes = (64 - base.leading_zeros() + 1).div_ceil(8);
-        }
-        if negative {
+        // The magnitude in as many bytes as it takes with a sign bit above it: below 2^56
+        // (`determine_encoding` sees to it), so 8 bytes at most.
+        let magnitude = plan.min.unsigned_abs();
+        let base_bytes = (closest_num_bits(magnitude) + 1).div_ceil(8).min(8);
+        let mut base = magnitude;
+        if plan.min < 0 {
             base |= 1 << (base_bytes * 8 - 1);
         }
         #[allow(clippy::cast_possible_truncation)] // 3 and 5 bits
@@ -1290,6 +1290,53 @@ mod tests {
         assert_eq!(decode_all(&bytes, false).unwrap(), values);
     }
 
+    /// Narrow values, a negative minimum `min` and a wide positive value: `PATCHED_BASE`
+    /// (when `min` allows it), with `min` as the base.
+    fn negative_base(min: i64) -> Vec<i64> {
+        let mut values = spiky(100, 50, min);
+        values[20] = 1 << 50;
+        values
+    }
+
+    #[test]
+    fn patched_base_widths() {
+        // The base takes its magnitude's width plus a sign bit: 2^47 + 48 is 48 bits, so
+        // 7 bytes (Java's ORC-703 change wrote 6, whose sign bit was a magnitude bit).
+        let values = negative_base(-(1 << 47) - 48);
+        let bytes = encode(&values, true);
+        assert_eq!(bytes[0] >> 6, 2);
+        assert_eq!(bytes[2] >> 5, 6);
+        assert_eq!(bytes[4..11], [0x80, 0x80, 0, 0, 0, 0, 0x30]);
+        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        // -200: 1 byte of magnitude, 2 with the sign.
+        let values = negative_base(-200);
+        let bytes = encode(&values, true);
+        assert_eq!(bytes[0] >> 6, 2);
+        assert_eq!(bytes[2] >> 5, 1);
+        assert_eq!(bytes[4..6], [0x80, 200]);
+        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        // The widest base: 2^55 + 5 is 56 bits, 8 bytes with the sign.
+        let mut values = spiky(100, 50, -(1 << 55) - 5);
+        for value in values.iter_mut().filter(|v| **v >= 0) {
+            *value -= 1 << 54;
+        }
+        values[20] = 1 << 62;
+        let bytes = encode(&values, true);
+        assert_eq!(bytes[0] >> 6, 2);
+        assert_eq!(bytes[2] >> 5, 7);
+        assert_eq!(bytes[4], 0x80);
+        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        // 2^56: Java's 9 bytes do not fit the header; DIRECT instead.
+        let mut values = spiky(100, 50, -(1 << 56));
+        for value in values.iter_mut().filter(|v| **v >= 0) {
+            *value -= 1 << 54;
+        }
+        values[20] = 1 << 62;
+        let bytes = encode(&values, true);
+        assert_eq!(bytes[0] >> 6, 1);
+        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+    }
+
     #[test]
     fn patched_base_extremes() {
         // Runs near i64::MIN and 2^60 with a far value: not PATCHED_BASE (their
@@ -1306,18 +1353,6 @@ mod tests {
                 assert_eq!(decode_all(&bytes, signed).unwrap(), values);
             }
         }
-        // The widest base PATCHED_BASE writes: 8 bytes, negative (sign bit set).
-        let mut values = spiky(100, 50, 0);
-        for value in &mut values {
-            *value -= 1 << 55;
-        }
-        values[50] = -(1 << 56);
-        values[20] = 1 << 62;
-        let bytes = encode(&values, true);
-        assert_eq!(bytes[0] >> 6, 2);
-        assert_eq!(bytes[2] >> 5, 7);
-        assert_eq!(bytes[4] & 0x80, 0x80);
-        assert_eq!(decode_all(&bytes, true).unwrap(), values);
     }
 
     #[test]

@@ -47,14 +47,17 @@
 //!
 //! # Decoders and encoders
 //!
-//! Decoders borrow the whole decompressed stream; `decode` fills a caller's slice and
+//! Decoders hold the whole decompressed stream, borrowed (`&[u8]`) or owned
+//! (`bytes::Bytes`, `Vec<u8>`: any `AsRef<[u8]>`); `decode` fills a caller's slice and
 //! returns fewer values only where the stream ends at a run boundary, `skip` moves on
 //! without decoding where it can. Encoders own their output and make the choices Apache
 //! ORC's Java writers make (`RunLengthByteWriter`, `BitFieldWriter`,
 //! `RunLengthIntegerWriter`, `RunLengthIntegerWriterV2` with aligned bit packing, the
-//! default `SPEED` strategy), so their bytes are Java's. Their `position` is Java's
-//! row-index position: the bytes finished so far, then the values still pending; a
-//! reader that starts at that byte and skips that many values is at the same value.
+//! default `SPEED` strategy), so their bytes are Java's, but for the one kind of
+//! `PATCHED_BASE` run that Java writes wrong ([`IntRleV2Encoder`] says which). Their
+//! `position` is Java's row-index position: the bytes finished so far, then the values
+//! still pending; a reader that starts at that byte and skips that many values is at the
+//! same value.
 //!
 //! # Errors and panics
 //!
@@ -85,17 +88,25 @@ const MAX_VARINT_LEN: usize = 10;
 ///
 /// As Java's `readVulong`, bits past the 64th are dropped and a zero last group is
 /// accepted; unlike it, a varint longer than ten bytes is an error.
-#[inline]
+#[allow(clippy::inline_always)] // the one-byte case belongs in every caller's loop
+#[inline(always)]
 fn read_varint(input: &[u8], pos: &mut usize, what: &'static str) -> Result<u64> {
-    let start = *pos;
-    let rest = input.get(start..).unwrap_or_default();
-    if let Some(&byte) = rest.first()
+    if let Some(&byte) = input.get(*pos)
         && byte < 0x80
     {
-        *pos = start + 1;
+        *pos += 1;
         return Ok(u64::from(byte));
     }
-    if let Some(bytes) = rest.first_chunk::<MAX_VARINT_LEN>() {
+    read_varint_long(input, pos, what)
+}
+
+/// [`read_varint`] past its first byte.
+fn read_varint_long(input: &[u8], pos: &mut usize, what: &'static str) -> Result<u64> {
+    let start = *pos;
+    if let Some(bytes) = input
+        .get(start..)
+        .and_then(<[u8]>::first_chunk::<MAX_VARINT_LEN>)
+    {
         // Ten bytes there: no bounds checks, and a loop the compiler unrolls.
         let mut value = 0u64;
         for (index, &byte) in bytes.iter().enumerate() {

@@ -90,4 +90,3 @@ fn varint_fast_path_agrees_with_the_slow_one() {
     assert_eq!(read_varint(&input, &mut pos, "v"), Ok(1));
     assert_eq!(pos, 4);
 }
-

@@ -1,0 +1,64 @@
+//! ORC integer RLE version 1 of arbitrary bytes, signed and unsigned: decoding in
+//! batches, skipping then decoding, and re-encoding what decoded (in both versions) all
+//! agree.
+//!
+//! Shared by the fuzz target `orc_int_rle_v1` and by the replay test
+//! `crates/orc-file/tests/fuzz_regressions.rs`, which runs every input of
+//! `fuzz/regressions/orc_int_rle_v1/` through [`run`].
+//! It uses only crates that this test can use.
+
+use orc_file::rle::{IntDecoder, IntEncoder, RleVersion};
+
+/// The version this target decodes.
+const VERSION: RleVersion = RleVersion::V1;
+
+/// Values decoded at most: a few bytes can hold runs of hundreds of values.
+const MAX_VALUES: usize = 1 << 16;
+
+/// Runs one input: a selector byte (bit 0: signed; the rest: the batch size), then the
+/// stream.
+///
+/// # Panics
+///
+/// When the input breaks a property this target checks: a finding.
+pub fn run(data: &[u8]) {
+    let Some((&selector, input)) = data.split_first() else {
+        return;
+    };
+    let signed = selector & 1 == 1;
+    let batch = usize::from(selector >> 1) * 5 + 1;
+
+    let mut decoder = IntDecoder::new(input, VERSION, signed);
+    let mut values = Vec::new();
+    let mut buffer = vec![0i64; batch];
+    while values.len() < MAX_VALUES {
+        let Ok(n) = decoder.decode(&mut buffer) else {
+            return;
+        };
+        values.extend_from_slice(&buffer[..n]);
+        if n < batch {
+            break;
+        }
+    }
+
+    // Skipping then decoding lands on the same values.
+    let skip = usize::from(selector).wrapping_mul(37) % (values.len() + 1);
+    let mut skipper = IntDecoder::new(input, VERSION, signed);
+    assert_eq!(skipper.skip(skip), Ok(skip));
+    let mut rest = vec![0i64; values.len() - skip];
+    assert_eq!(skipper.decode(&mut rest), Ok(rest.len()));
+    assert_eq!(rest[..], values[skip..]);
+
+    // What decoded re-encodes, in either version, to the same values.
+    for version in [RleVersion::V1, RleVersion::V2] {
+        let mut encoder = IntEncoder::new(version, signed);
+        encoder.extend(&values);
+        let bytes = encoder.finish();
+        let mut again = vec![0i64; values.len() + 1];
+        assert_eq!(
+            IntDecoder::new(&bytes[..], version, signed).decode(&mut again),
+            Ok(values.len())
+        );
+        assert_eq!(again[..values.len()], values[..]);
+    }
+}
