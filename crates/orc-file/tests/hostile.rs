@@ -2,7 +2,15 @@
 //! stripe of 2^40 rows, a dictionary of 2^31 entries. Each read is an error, quickly
 //! and without an allocation sized by the claim.
 
-#![allow(clippy::unwrap_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::cast_possible_wrap,
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss,
+    clippy::cast_lossless,
+    clippy::similar_names
+)]
 
 use std::sync::Arc;
 

@@ -5,7 +5,11 @@
 #![allow(
     clippy::unwrap_used,
     clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
+    clippy::cast_possible_truncation,
+    clippy::cast_precision_loss,
+    clippy::cast_sign_loss,
+    clippy::cast_lossless,
+    clippy::similar_names
 )]
 
 use std::sync::Arc;
@@ -49,7 +53,7 @@ fn row(i: u64, rng: &mut Rng) -> Row {
     let mut put = |n: &str, null_p: bool, f: Field| {
         fields.push((name(n), if null_p { Field::Null } else { f }));
     };
-    put("flag", null(10), Field::Bool(i % 3 == 0));
+    put("flag", null(10), Field::Bool(i.is_multiple_of(3)));
     put("tiny", null(5), Field::Int((i % 256) as i64 - 128));
     put("small", null(5), Field::Int((i * 7 % 65536) as i64 - 32768));
     put(
@@ -113,7 +117,7 @@ fn row(i: u64, rng: &mut Rng) -> Row {
         Field::Group(vec![
             (
                 name("a"),
-                if i % 5 == 0 {
+                if i.is_multiple_of(5) {
                     Field::Null
                 } else {
                     Field::Int(i as i64)
@@ -122,7 +126,7 @@ fn row(i: u64, rng: &mut Rng) -> Row {
             (name("b"), Field::Str(format!("b{}", i % 17))),
         ]),
     );
-    let u = if i % 2 == 0 {
+    let u = if i.is_multiple_of(2) {
         Field::Group(vec![
             (name("tag"), Field::Int(0)),
             (name("value"), Field::Int(i as i64)),
