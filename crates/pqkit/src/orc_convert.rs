@@ -455,47 +455,10 @@ fn to_orc(field: Field, t: &TypeDescription) -> Result<Field, String> {
         }
         (Field::Float16(bits), _) => Field::Float(half::f16::from_bits(bits).to_f32()),
         (Field::Uuid(bytes), _) => Field::Bytes(bytes.to_vec()),
-        (Field::List(items), Kind::List) => {
-            let Some(element) = t.children().first() else {
-                return Ok(Field::List(items));
-            };
-            Field::List(
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, f)| to_orc(f, element).map_err(|m| format!("[{i}]{m}")))
-                    .collect::<Result<_, _>>()?,
-            )
-        }
-        (Field::Map(pairs), Kind::Map) => {
-            let [kt, vt] = t.children() else {
-                return Ok(Field::Map(pairs));
-            };
-            Field::Map(
-                pairs
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (k, v))| {
-                        Ok((
-                            to_orc(k, kt).map_err(|m| format!("[{i}].key{m}"))?,
-                            to_orc(v, vt).map_err(|m| format!("[{i}].value{m}"))?,
-                        ))
-                    })
-                    .collect::<Result<_, String>>()?,
-            )
-        }
-        (Field::Group(fields), Kind::Struct) => Field::Group(
-            fields
-                .into_iter()
-                .map(|(name, f)| {
-                    let f = match t.field(&name) {
-                        Some(c) => to_orc(f, c).map_err(|m| format!(".{name}{m}"))?,
-                        None => f,
-                    };
-                    Ok((name, f))
-                })
-                .collect::<Result<_, String>>()?,
-        ),
+        (
+            f @ (Field::List(_) | Field::Map(_) | Field::Group(_)),
+            Kind::List | Kind::Map | Kind::Struct,
+        ) => children(f, t, to_orc)?,
         (other, _) => other,
     })
 }
@@ -533,47 +496,10 @@ fn to_parquet(field: Field, t: &TypeDescription) -> Result<Field, String> {
                 scale: to,
             }
         }
-        (Field::List(items), Kind::List) => {
-            let Some(element) = t.children().first() else {
-                return Ok(Field::List(items));
-            };
-            Field::List(
-                items
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, f)| to_parquet(f, element).map_err(|m| format!("[{i}]{m}")))
-                    .collect::<Result<_, _>>()?,
-            )
-        }
-        (Field::Map(pairs), Kind::Map) => {
-            let [kt, vt] = t.children() else {
-                return Ok(Field::Map(pairs));
-            };
-            Field::Map(
-                pairs
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, (k, v))| {
-                        Ok((
-                            to_parquet(k, kt).map_err(|m| format!("[{i}].key{m}"))?,
-                            to_parquet(v, vt).map_err(|m| format!("[{i}].value{m}"))?,
-                        ))
-                    })
-                    .collect::<Result<_, String>>()?,
-            )
-        }
-        (Field::Group(fields), Kind::Struct) => Field::Group(
-            fields
-                .into_iter()
-                .map(|(name, f)| {
-                    let f = match t.field(&name) {
-                        Some(c) => to_parquet(f, c).map_err(|m| format!(".{name}{m}"))?,
-                        None => f,
-                    };
-                    Ok((name, f))
-                })
-                .collect::<Result<_, String>>()?,
-        ),
+        (
+            f @ (Field::List(_) | Field::Map(_) | Field::Group(_)),
+            Kind::List | Kind::Map | Kind::Struct,
+        ) => children(f, t, to_parquet)?,
         // `--union-as-struct`: the tag, and the value in its alternative's field.
         (Field::Group(parts), Kind::Union) => {
             let mut tag = None;
@@ -648,6 +574,59 @@ pub(crate) fn parse_schema(text: &str) -> Result<GivenSchema, String> {
 /// Errors of the writer, as failures: a row that does not fit names the input's place.
 pub(crate) fn is_input_error(e: &orc_file::Error) -> bool {
     matches!(e, orc_file::Error::InvalidInput { .. })
+}
+
+/// A list's, map's or struct's values converted by `convert` under their types in `t`;
+/// a field of another shape than `t` as it is.
+fn children(
+    field: Field,
+    t: &TypeDescription,
+    convert: fn(Field, &TypeDescription) -> Result<Field, String>,
+) -> Result<Field, String> {
+    Ok(match (field, t.kind()) {
+        (Field::List(items), Kind::List) => {
+            let Some(element) = t.children().first() else {
+                return Ok(Field::List(items));
+            };
+            Field::List(
+                items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, f)| convert(f, element).map_err(|m| format!("[{i}]{m}")))
+                    .collect::<Result<_, _>>()?,
+            )
+        }
+        (Field::Map(pairs), Kind::Map) => {
+            let [kt, vt] = t.children() else {
+                return Ok(Field::Map(pairs));
+            };
+            Field::Map(
+                pairs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (k, v))| {
+                        Ok((
+                            convert(k, kt).map_err(|m| format!("[{i}].key{m}"))?,
+                            convert(v, vt).map_err(|m| format!("[{i}].value{m}"))?,
+                        ))
+                    })
+                    .collect::<Result<_, String>>()?,
+            )
+        }
+        (Field::Group(fields), Kind::Struct) => Field::Group(
+            fields
+                .into_iter()
+                .map(|(name, f)| {
+                    let f = match t.field(&name) {
+                        Some(c) => convert(f, c).map_err(|m| format!(".{name}{m}"))?,
+                        None => f,
+                    };
+                    Ok((name, f))
+                })
+                .collect::<Result<_, String>>()?,
+        ),
+        (other, _) => other,
+    })
 }
 
 #[cfg(test)]
