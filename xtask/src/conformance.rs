@@ -2,7 +2,9 @@
 //! `pqkit cat --format jsonl` and compared row by row with the reference (pyarrow's rows,
 //! by `xtask/python/rows.py`; for the `*.parquet.encrypted` files the formula of
 //! `../shared/corpus/README.md`); every file of `bad_data/` must make pqkit fail cleanly.
+//! The corpus's ORC files (`orc/...`) likewise, in [`orc::Corpus`].
 
+use crate::orc;
 use crate::python::Python;
 use crate::rows::{self, Expected, Pqkit, Reference, Refusal, Tally};
 use crate::{corpus_dir, output, root, target_dir};
@@ -69,6 +71,7 @@ const ENCRYPTED: &[(&str, bool, Option<&str>)] = &[
 
 pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     let root = root();
+    let orc = orc::Corpus::select(&corpus_dir(&root), filters)?;
     let corpus = corpus_dir(&root).join("parquet-testing");
     let corpus = std::fs::canonicalize(&corpus).unwrap_or(corpus);
     let selected = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
@@ -82,7 +85,7 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
         .into_iter()
         .filter(|p| selected(&format!("bad_data/{}", rows::file_name(p))))
         .collect();
-    if data.is_empty() && bad.is_empty() {
+    if data.is_empty() && bad.is_empty() && orc.is_empty() {
         return Err(format!("no corpus file matches {}", filters.join(" ")));
     }
 
@@ -115,11 +118,13 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
         }
     }
     for file in &bad {
-        check_bad(&mut tally, &pqkit, file)?;
+        let name = format!("bad_data/{}", rows::file_name(file));
+        rows::check_rejected(&mut tally, &pqkit, file, &name)?;
     }
+    orc.check(&python, &pqkit, &target, &mut tally)?;
     tally.finish(
         "conformance",
-        "files pyarrow refuses, as EXPECTED_REFUSALS says",
+        "files pyarrow refuses or misreads, as EXPECTED_REFUSALS and orc/pins.rs say",
     )
 }
 
@@ -191,30 +196,6 @@ fn check_listed(tally: &mut Tally, data: &[PathBuf]) {
         .map(|r| (r.file, "EXPECTED_REFUSALS"))
         .chain(ENCRYPTED.iter().map(|&(name, ..)| (name, "ENCRYPTED")));
     rows::fail_unlisted(tally, data, listed, "not in the corpus");
-}
-
-/// A file of `bad_data/` passes when pqkit rejects it: exit status 1 and a message.
-fn check_bad(tally: &mut Tally, pqkit: &Pqkit, file: &Path) -> Result<(), String> {
-    let name = format!("bad_data/{}", rows::file_name(file));
-    let did = pqkit.cat(file, &[])?;
-    match did.code {
-        Some(1) if !did.error.is_empty() => tally.pass(
-            &name,
-            &format!("rejected: {}", rows::truncate(&did.error, 120)),
-        ),
-        Some(0) => tally.fail(
-            &name,
-            &format!(
-                "pqkit read a malformed file without error ({} rows)",
-                did.stdout.lines().count()
-            ),
-        ),
-        _ => tally.fail(
-            &name,
-            &format!("pqkit should exit 1 with a message: {}", did.describe()),
-        ),
-    }
-    Ok(())
 }
 
 /// The decryption options of an encrypted file of the corpus, or `None` when unknown.

@@ -14,10 +14,13 @@
 //! pqkit and compared row by row with the rows written; their statistics, page indexes
 //! and Bloom filters checked through the peers; the refusals pinned in its own
 //! `EXPECTED_REFUSALS`. Both sides count in one tally.
+//!
+//! ORC, in [`orc`]: the files that pyarrow.orc and pyorc write, read by pqkit, and the
+//! files that `pqkit convert` writes (`ours-*.orc`), read by pyarrow.orc and pyorc.
 
 use crate::python::{Python, read};
 use crate::rows::{self, Expected, Pqkit, Reference, Refusal, Tally};
-use crate::written;
+use crate::{orc, written};
 use crate::{root, run as run_command, target_dir};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -104,18 +107,24 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     let pqkit = Pqkit::locate(&root, &target)?;
     let mut tally = Tally::default();
     let read = read_side(&root, &target, &python, &pqkit, filters, &mut tally)?;
+    let orc_read = orc::read_side(&root, &target, &python, &pqkit, filters, &mut tally)?;
     let written = written::run(&python, &pqkit, &target, filters, &mut tally)?;
-    if read + written == 0 {
+    let orc_written = orc::write_side(&python, &pqkit, &target, filters, &mut tally)?;
+    if read + orc_read + written + orc_written == 0 {
         return Err(format!(
             "no fixture and no file we write matches {}",
             filters.join(" ")
         ));
     }
     println!(
-        "interop: {read} files by the peers, {written} by us, in {:.0} s",
+        "interop: {read} Parquet and {orc_read} ORC files by the peers, {written} Parquet and \
+         {orc_written} ORC files by us, in {:.0} s",
         started.elapsed().as_secs_f64()
     );
-    tally.finish("interop", "")
+    tally.finish(
+        "interop",
+        "files a peer refuses or misreads, as the lists of refusals and orc/pins.rs say",
+    )
 }
 
 /// The read side: the peers' fixtures read by pqkit; the number of files checked.
@@ -269,8 +278,10 @@ fn check_listed(tally: &mut Tally, fixtures: &[PathBuf]) {
 fn generate(root: &Path, python: &Python, dir: &Path, fixtures: &Path) -> Result<(), String> {
     let xtask = root.join("xtask");
     let stamp = dir.join("fixtures.stamp");
-    let stamp_text =
-        read(&xtask.join("python").join("fixtures.py"))? + &read(&xtask.join("requirements.txt"))?;
+    let scripts = xtask.join("python");
+    let stamp_text = read(&scripts.join("fixtures.py"))?
+        + &read(&scripts.join("values.py"))?
+        + &read(&xtask.join("requirements.txt"))?;
     if fixtures.is_dir() && std::fs::read_to_string(&stamp).is_ok_and(|text| text == stamp_text) {
         return Ok(());
     }

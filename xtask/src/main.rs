@@ -19,7 +19,9 @@
 //! - `conformance [FILTER...]`: every file of the corpus's `parquet-testing/data` read by
 //!   `pqkit cat --format jsonl` and compared row by row with pyarrow's rows mapped by the
 //!   rows contract of DESIGN.md (the encrypted files: with the formula of the corpus
-//!   README); every file of its `bad_data/` must make pqkit exit 1.
+//!   README); every file of its `bad_data/` must make pqkit exit 1. Its `orc/` files
+//!   likewise, against Apache ORC's JSON dumps of them or pyarrow.orc's rows, and every file
+//!   of `orc/corrupt/` must make pqkit exit 1 (`orc/conformance.rs`).
 //! - `interop [FILTER...]`: the same comparison on files that pyarrow, `DuckDB` and polars
 //!   write into `<target>/interop/fixtures`; and the other way (`written/`): files that
 //!   parquet-file's `FileWriter` writes into `<target>/interop/written` (every type,
@@ -29,7 +31,9 @@
 //!   written; pyarrow's statistics and page-index flags, each peer's filtered rows, and
 //!   `DuckDB`'s Bloom filter probes checked against the data. What a peer cannot read is
 //!   pinned, with what it says, in `written/refusals.rs`, beside the writer bugs that a
-//!   peer shows (`WRITER_BUGS`).
+//!   peer shows (`WRITER_BUGS`). ORC both ways (`orc/`): files that pyarrow.orc and pyorc
+//!   write, read by pqkit; files that `pqkit convert` writes (`ours-*.orc`), read by
+//!   pyarrow.orc and pyorc; what they refuse or misread pinned in `orc/pins.rs`.
 //!
 //! Both build pqkit with `cargo build --release -p pqkit`, unless `PQKIT` names a binary,
 //! and run Python from a virtual environment in `<target>/xtask-venv` that they create with
@@ -40,6 +44,7 @@ mod conformance;
 mod cycles;
 mod fuzz;
 mod interop;
+mod orc;
 mod python;
 mod rows;
 mod written;

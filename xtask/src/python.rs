@@ -1,5 +1,5 @@
-//! The Python virtual environment of `conformance` and `interop`: pyarrow, `DuckDB`, polars
-//! and numpy at the versions pinned in `xtask/requirements.txt`, installed from `PyPI` into
+//! The Python virtual environment of `conformance` and `interop`: pyarrow, `DuckDB`, polars,
+//! pyorc and numpy at the versions pinned in `xtask/requirements.txt`, installed from `PyPI` into
 //! `<target>/xtask-venv` and reused while its stamp (the requirements and the interpreter's
 //! version) is unchanged.
 
@@ -67,10 +67,13 @@ impl Python {
         Ok(python)
     }
 
-    /// A command running `script` of `xtask/python/`.
+    /// A command running `script` of `xtask/python/` (which may import the others: no
+    /// `__pycache__` is written into the source tree).
     pub(crate) fn script(&self, script: &str) -> Command {
         let mut command = Command::new(&self.interpreter);
-        command.arg(self.scripts.join(script));
+        command
+            .arg(self.scripts.join(script))
+            .env("PYTHONDONTWRITEBYTECODE", "1");
         command
     }
 }

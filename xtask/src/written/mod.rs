@@ -24,7 +24,7 @@
 
 mod cases;
 mod data;
-mod json;
+pub(crate) mod json;
 mod refusals;
 mod statistics;
 

@@ -677,12 +677,20 @@ impl ColumnDecoder {
                     let mut second = zone.wall_clock(*s);
                     // Apache ORC's writers truncate toward zero before the epoch: a
                     // negative second with a fraction of a millisecond or more is one
-                    // too late (C++ and Java readers compensate the same way).
+                    // too late (C++ and Java readers compensate the same way). Arrow's
+                    // writer stores the fraction of such a time negative instead
+                    // (-1 ns as 0 s and -1 ns), which adds up as it is.
                     if second < 0 && nano > 999_999 {
                         second -= 1;
                     }
+                    let (second, nano) = if nano < 0 {
+                        (second.wrapping_sub(1), nano + 1_000_000_000)
+                    } else {
+                        (second, nano)
+                    };
                     *s = second;
-                    ns.push(nano);
+                    // In 0..1e9 by now.
+                    ns.push(u32::try_from(nano).unwrap_or(0));
                 }
                 spread(secs, present, 0);
                 spread(ns, present, 0);
@@ -1109,15 +1117,16 @@ fn read_offsets(
 }
 
 /// Decodes ORC's nanosecond encoding: the low 3 bits `z` say that the value was
-/// divided by `10^(z + 1)` to drop trailing zeros.
-pub(crate) fn decode_nanos(encoded: i64) -> Option<u32> {
-    let encoded = encoded.cast_unsigned();
-    let zeros = (encoded & 7) as u32;
+/// divided by `10^(z + 1)` to drop trailing zeros. The value is signed, as Apache ORC's
+/// C++ reader takes it (Arrow's writer stores negative fractions before 1970), and
+/// within a second either way.
+pub(crate) fn decode_nanos(encoded: i64) -> Option<i64> {
+    let zeros = u32::try_from(encoded & 7).unwrap_or(0);
     let mut value = encoded >> 3;
     if zeros != 0 {
-        value = value.checked_mul(10u64.pow(zeros + 1))?;
+        value = value.checked_mul(10i64.pow(zeros + 1))?;
     }
-    u32::try_from(value).ok().filter(|&v| v < 1_000_000_000)
+    (value.abs() < 1_000_000_000).then_some(value)
 }
 
 /// Reads one unbounded zigzag base-128 varint as an `i128`.
@@ -1222,6 +1231,10 @@ mod tests {
         assert_eq!(decode_nanos(123_456_789 << 3), Some(123_456_789));
         assert_eq!(decode_nanos((5 << 3) | 7), Some(500_000_000));
         assert_eq!(decode_nanos((10 << 3) | 7), None);
+        // Negative, as Arrow writes the fraction of a time before 1970.
+        assert_eq!(decode_nanos(-1 << 3), Some(-1));
+        assert_eq!(decode_nanos((-5 << 3) | 7), Some(-500_000_000));
+        assert_eq!(decode_nanos(-10 << 3 | 7), None);
     }
 
     #[test]
