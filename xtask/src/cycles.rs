@@ -602,8 +602,9 @@ fn use_leaves(
             if rename.ident != "self" {
                 path.push(rename.ident.to_string());
             }
-            let alias = (rename.rename != "_").then(|| rename.rename.to_string());
-            out.push((path, alias, line));
+            // `as _` brings in no name (only a trait's methods): its alias `_` is one
+            // no path can look up, and it is no glob.
+            out.push((path, Some(rename.rename.to_string()), line));
         }
         syn::UseTree::Glob(glob) => {
             let line = glob.star_token.span.start().line;

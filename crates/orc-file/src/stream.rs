@@ -378,6 +378,13 @@ impl ChunkDecoder {
                 }
                 out.extend_from_slice(chunk);
             } else {
+                // Room for what the chunk likely holds (a block, or less for a small
+                // chunk), doubling as the stream grows, rather than a reallocation (and
+                // a copy of all decoded so far) per chunk.
+                let likely = self.block_size.min(len.saturating_mul(64).max(4096));
+                if out.capacity() - out.len() < likely {
+                    out.reserve(likely.max(out.len()));
+                }
                 self.decompressor
                     .decompress_up_to(codec, chunk, self.block_size, out)?;
             }

@@ -46,6 +46,8 @@ enum Decoder {
         data: Raw,
         lengths: Ints,
         scratch: Vec<i64>,
+        /// The byte length of each slot.
+        widths: Vec<u32>,
     },
     Dictionary {
         entries: ByteArrayBatch,
@@ -328,6 +330,7 @@ impl ColumnDecoder {
                 data: raw(streams, StreamKind::Data),
                 lengths: int(streams, StreamKind::Length, false),
                 scratch: Vec::new(),
+                widths: Vec::new(),
             },
             Kind::Timestamp | Kind::TimestampInstant => Decoder::Timestamp {
                 seconds: int(streams, StreamKind::Data, true),
@@ -560,6 +563,7 @@ impl ColumnDecoder {
                 data,
                 lengths,
                 scratch,
+                widths,
             } => {
                 let got = fill(scratch, count, |out| lengths.decode(out))?;
                 if got < count {
@@ -574,19 +578,23 @@ impl ColumnDecoder {
                     ))
                 })?;
                 let bytes = data.take(total, column, "DATA")?;
-                let values = reuse_bytes(out);
-                values.reserve(n, total);
-                let mut start = 0;
+                // The values are one run of bytes: cut it by the lengths, a null slot
+                // taking none, in one copy.
+                widths.clear();
                 let mut lens = scratch.iter();
                 for i in 0..n {
-                    if present.is_none_or(|p| p.get(i).copied().unwrap_or(false)) {
-                        let len = usize::try_from(lens.next().copied().unwrap_or(0)).unwrap_or(0);
-                        values.push(bytes.get(start..start + len).unwrap_or_default())?;
-                        start += len;
+                    let width = if present.is_none_or(|p| p.get(i).copied().unwrap_or(false)) {
+                        let len = lens.next().copied().unwrap_or(0);
+                        u32::try_from(len).map_err(|_| {
+                            Error::format(format!("column {column}: a string of {len} bytes"))
+                        })?
                     } else {
-                        values.push(&[])?;
-                    }
+                        0
+                    };
+                    widths.push(width);
                 }
+                let values = reuse_bytes(out);
+                values.extend_from_lengths(widths, bytes)?;
             }
             Decoder::Dictionary {
                 entries,
