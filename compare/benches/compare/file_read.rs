@@ -245,7 +245,7 @@ impl Data {
     }
 
     /// The checksums of the columns.
-    fn checksums(&self) -> [Checksum; 5] {
+    pub(crate) fn checksums(&self) -> [Checksum; 5] {
         let mut sums = [Checksum::default(); 5];
         self.sorted.iter().for_each(|&v| sums[0].int(v as u64));
         self.random.iter().for_each(|&v| sums[1].int(v as u64));
@@ -361,7 +361,7 @@ pub(crate) fn encodings(file: &Bytes) -> String {
 
 /// Per-column count, wrapping sum, string bytes and an order-dependent hash.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Checksum {
+pub(crate) struct Checksum {
     count: u64,
     sum: u64,
     bytes: u64,
@@ -373,13 +373,13 @@ impl Checksum {
         self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x0000_0100_0000_01b3);
     }
 
-    fn int(&mut self, value: u64) {
+    pub(crate) fn int(&mut self, value: u64) {
         self.count += 1;
         self.sum = self.sum.wrapping_add(value);
         self.mix(value);
     }
 
-    fn bytes(&mut self, value: &[u8]) {
+    pub(crate) fn bytes(&mut self, value: &[u8]) {
         self.count += 1;
         self.bytes += value.len() as u64;
         self.mix(value.len() as u64);

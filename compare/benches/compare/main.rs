@@ -1,4 +1,5 @@
-//! parquet-kit against the arrow-rs `parquet` crate, decoder by decoder, on the same bytes.
+//! parquet-kit against the arrow-rs `parquet` crate, decoder by decoder, on the same bytes;
+//! the `orc ...` rows: orc-file against orc-rust.
 //!
 //! `cargo xtask bench [FILTER...]` (or `cargo bench --bench compare -- [FILTER...]` in
 //! `compare/`): prints each row as it is measured, then a Markdown table. A row runs when
@@ -15,6 +16,8 @@ mod encoders;
 mod file_read;
 mod file_write;
 mod footer;
+mod orc_read;
+mod orc_rle;
 mod plain;
 mod rle;
 
@@ -110,6 +113,8 @@ fn main() {
     crypto::run(&mut bench);
     file_read::run(&mut bench);
     file_write::run(&mut bench);
+    orc_rle::run(&mut bench);
+    orc_read::run(&mut bench);
     println!("{}", table(&bench.rows));
     for note in &bench.notes {
         println!("{note}\n");
