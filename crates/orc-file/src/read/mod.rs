@@ -22,7 +22,7 @@ use crate::stream::{ChunkDecoder, OrcCompression};
 use crate::vector::Batch;
 
 use column::{ColumnDecoder, empty_vector};
-use stripe::StripeStreams;
+use stripe::{Buffers, StripeStreams};
 
 /// The most bytes of a file's tail read in one go (postscript, footer and metadata
 /// usually fit).
@@ -460,6 +460,7 @@ impl<S: Source> OrcReader<S> {
             row: 0,
             stripe_rows: 0,
             chunks: ChunkDecoder::new(self.compression, self.block_size)?,
+            buffers: Buffers::default(),
             failed: false,
         })
     }
@@ -567,6 +568,7 @@ pub struct Batches<'a, S> {
     row: u64,
     stripe_rows: u64,
     chunks: ChunkDecoder,
+    buffers: Buffers,
     failed: bool,
 }
 
@@ -649,12 +651,17 @@ impl<S: Source> Batches<'_, S> {
             } else {
                 self.selected.clone()
             };
+            // The last stripe's decoders let go of its streams, whose buffers take this
+            // stripe's.
+            self.decoders.clear();
+            self.buffers.recycle();
             let mut streams = StripeStreams::load(
                 &reader.source,
                 &footer,
                 &wanted,
                 with_index,
                 &mut self.chunks,
+                &mut self.buffers,
             )?;
             self.decoders = reader
                 .schema

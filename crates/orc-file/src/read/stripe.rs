@@ -1,6 +1,5 @@
 //! One stripe's streams: where they are, read and decompressed for the selected columns.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use bytes::Bytes;
@@ -127,6 +126,7 @@ impl StripeStreams {
         selected: &[bool],
         with_index: bool,
         chunks: &mut ChunkDecoder,
+        buffers: &mut Buffers,
     ) -> Result<Self> {
         let mut streams = HashMap::new();
         let mut indexes = HashMap::new();
@@ -158,7 +158,7 @@ impl StripeStreams {
                 let from = usize::try_from(s.offset - start).unwrap_or(usize::MAX);
                 let to = usize::try_from(s.offset + s.length - start).unwrap_or(usize::MAX);
                 let raw = bytes.slice(from.min(to)..to.min(bytes.len()));
-                let decoded = decode(chunks, raw).map_err(|e| {
+                let decoded = decode(chunks, raw, buffers).map_err(|e| {
                     Error::format(format!("column {} stream {}: {e}", s.column, s.kind_name()))
                 })?;
                 if s.kind == StreamKind::RowIndex as i32 {
@@ -208,12 +208,38 @@ impl StripeStreams {
     }
 }
 
+/// The buffers of one stripe's decompressed streams, reused for the next stripe's: memory
+/// the process has touched already, rather than fresh pages for every stripe.
+#[derive(Default)]
+pub(crate) struct Buffers {
+    /// The streams handed out for the current stripe.
+    used: Vec<Bytes>,
+    /// Buffers free for the next streams.
+    free: Vec<Vec<u8>>,
+}
+
+impl Buffers {
+    /// Takes back the buffers of the streams no decoder holds any more.
+    pub(crate) fn recycle(&mut self) {
+        for bytes in self.used.drain(..) {
+            if let Ok(buffer) = bytes.try_into_mut() {
+                self.free.push(Vec::from(buffer));
+            }
+        }
+    }
+}
+
 /// Decompresses a stream; an uncompressed one is used as it is.
-fn decode(chunks: &mut ChunkDecoder, raw: Bytes) -> Result<Stream> {
+fn decode(chunks: &mut ChunkDecoder, raw: Bytes, buffers: &mut Buffers) -> Result<Stream> {
     let mut starts = Vec::new();
-    let bytes = match chunks.decode_stream_cow(&raw, &mut starts)? {
-        Cow::Borrowed(_) => raw,
-        Cow::Owned(decoded) => Bytes::from(decoded),
+    let bytes = if chunks.compression().is_compressed() {
+        let mut out = buffers.free.pop().unwrap_or_default();
+        chunks.decode_stream(&raw, &mut out, &mut starts)?;
+        let bytes = Bytes::from(out);
+        buffers.used.push(bytes.clone());
+        bytes
+    } else {
+        raw
     };
     Ok(Stream {
         bytes,
