@@ -1,8 +1,8 @@
-//! A fuzz target whose body is `../bodies/orc_int_rle_v1.rs`, shared with
+//! A fuzz target whose body is `../bodies/orc_int_rle.rs` (version 1), shared with
 //! the replay test `crates/orc-file/tests/fuzz_regressions.rs`.
 #![no_main]
 
-#[path = "../bodies/orc_int_rle_v1.rs"]
+#[path = "../bodies/orc_int_rle.rs"]
 mod body;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data, orc_file::rle::RleVersion::V1));

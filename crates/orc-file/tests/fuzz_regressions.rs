@@ -3,6 +3,8 @@
 //! (`fuzz/bodies/<target>.rs`). `cargo xtask fuzz` copies there whatever input makes
 //! the target fail.
 
+use orc_file::rle::RleVersion;
+
 #[path = "../../../fuzz/replay.rs"]
 pub mod replay;
 
@@ -12,11 +14,8 @@ pub mod orc_file_reader;
 #[path = "../../../fuzz/bodies/orc_byte_rle.rs"]
 pub mod orc_byte_rle;
 
-#[path = "../../../fuzz/bodies/orc_int_rle_v1.rs"]
-pub mod orc_int_rle_v1;
-
-#[path = "../../../fuzz/bodies/orc_int_rle_v2.rs"]
-pub mod orc_int_rle_v2;
+#[path = "../../../fuzz/bodies/orc_int_rle.rs"]
+pub mod orc_int_rle;
 
 #[test]
 fn orc_file_reader() {
@@ -30,10 +29,14 @@ fn orc_byte_rle() {
 
 #[test]
 fn orc_int_rle_v1() {
-    replay::replay("orc_int_rle_v1", orc_int_rle_v1::run);
+    replay::replay("orc_int_rle_v1", |data| {
+        orc_int_rle::run(data, RleVersion::V1);
+    });
 }
 
 #[test]
 fn orc_int_rle_v2() {
-    replay::replay("orc_int_rle_v2", orc_int_rle_v2::run);
+    replay::replay("orc_int_rle_v2", |data| {
+        orc_int_rle::run(data, RleVersion::V2);
+    });
 }

@@ -1,16 +1,14 @@
-//! ORC integer RLE version 2 of arbitrary bytes, signed and unsigned: decoding in
+//! ORC integer RLE (version 1 or 2) of arbitrary bytes, signed and unsigned: decoding in
 //! batches, skipping then decoding, and re-encoding what decoded (in both versions) all
 //! agree.
 //!
-//! Shared by the fuzz target `orc_int_rle_v2` and by the replay test
+//! Shared by the fuzz targets `orc_int_rle_v1` and `orc_int_rle_v2` and by the replay test
 //! `crates/orc-file/tests/fuzz_regressions.rs`, which runs every input of
-//! `fuzz/regressions/orc_int_rle_v2/` through [`run`].
+//! `fuzz/regressions/orc_int_rle_v1/` and `fuzz/regressions/orc_int_rle_v2/` through [`run`]
+//! with their version.
 //! It uses only crates that this test can use.
 
 use orc_file::rle::{IntDecoder, IntEncoder, RleVersion};
-
-/// The version this target decodes.
-const VERSION: RleVersion = RleVersion::V2;
 
 /// Values decoded at most: a few bytes can hold runs of hundreds of values.
 const MAX_VALUES: usize = 1 << 16;
@@ -21,14 +19,14 @@ const MAX_VALUES: usize = 1 << 16;
 /// # Panics
 ///
 /// When the input breaks a property this target checks: a finding.
-pub fn run(data: &[u8]) {
+pub fn run(data: &[u8], version: RleVersion) {
     let Some((&selector, input)) = data.split_first() else {
         return;
     };
     let signed = selector & 1 == 1;
     let batch = usize::from(selector >> 1) * 5 + 1;
 
-    let mut decoder = IntDecoder::new(input, VERSION, signed);
+    let mut decoder = IntDecoder::new(input, version, signed);
     let mut values = Vec::new();
     let mut buffer = vec![0i64; batch];
     while values.len() < MAX_VALUES {
@@ -43,7 +41,7 @@ pub fn run(data: &[u8]) {
 
     // Skipping then decoding lands on the same values.
     let skip = usize::from(selector).wrapping_mul(37) % (values.len() + 1);
-    let mut skipper = IntDecoder::new(input, VERSION, signed);
+    let mut skipper = IntDecoder::new(input, version, signed);
     assert_eq!(skipper.skip(skip), Ok(skip));
     let mut rest = vec![0i64; values.len() - skip];
     assert_eq!(skipper.decode(&mut rest), Ok(rest.len()));
