@@ -80,6 +80,11 @@ impl ByteArrayBatch {
         &self.data
     }
 
+    /// The `len + 1` offsets and the values' bytes, taken out of the batch.
+    pub fn into_parts(self) -> (Vec<u32>, Vec<u8>) {
+        (self.offsets, self.data)
+    }
+
     /// Value `index`, if there is one.
     #[inline]
     pub fn get(&self, index: usize) -> Option<&[u8]> {
@@ -271,6 +276,11 @@ impl FixedLenByteArrayBatch {
         batch.len = data.len().checked_div(width).unwrap_or(0);
         batch.data = data;
         Ok(batch)
+    }
+
+    /// The width and the values' bytes, back to back, taken out of the batch.
+    pub fn into_parts(self) -> (usize, Vec<u8>) {
+        (self.width, self.data)
     }
 
     /// Bytes per value.

@@ -205,6 +205,16 @@ impl ColumnBatch {
         self.values
     }
 
+    /// Empties the batch, keeping the memory of its levels and giving away its values
+    /// (to keep them without a copy, as Arrow arrays do); the next values go to fresh
+    /// memory of the same capacity.
+    pub fn take_values(&mut self) -> ColumnValues {
+        let fresh = self.values.empty_like();
+        let values = std::mem::replace(&mut self.values, fresh);
+        self.clear();
+        values
+    }
+
     /// Empties the batch, keeping its memory.
     pub fn clear(&mut self) {
         self.values.clear();

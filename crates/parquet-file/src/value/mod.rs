@@ -48,6 +48,25 @@ impl ColumnValues {
         }
     }
 
+    /// Empty values of the same type, with room for as many values (and bytes) as these
+    /// have.
+    pub(crate) fn empty_like(&self) -> Self {
+        match self {
+            Self::Boolean(v) => Self::Boolean(Vec::with_capacity(v.len())),
+            Self::Int32(v) => Self::Int32(Vec::with_capacity(v.len())),
+            Self::Int64(v) => Self::Int64(Vec::with_capacity(v.len())),
+            Self::Int96(v) => Self::Int96(Vec::with_capacity(v.len())),
+            Self::Float(v) => Self::Float(Vec::with_capacity(v.len())),
+            Self::Double(v) => Self::Double(Vec::with_capacity(v.len())),
+            Self::ByteArray(v) => {
+                Self::ByteArray(ByteArrayBatch::with_capacity(v.len(), v.data().len()))
+            }
+            Self::FixedLenByteArray(v) => {
+                Self::FixedLenByteArray(FixedLenByteArrayBatch::with_capacity(v.width(), v.len()))
+            }
+        }
+    }
+
     /// The physical type of the values.
     pub fn physical_type(&self) -> PhysicalType {
         match self {
