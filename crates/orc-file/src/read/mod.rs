@@ -434,35 +434,20 @@ impl<S: Source> OrcReader<S> {
     ///
     /// When a projected column does not exist.
     pub fn batches(&self, options: ReadOptions) -> Result<Batches<'_, S>> {
-        let (selected, schema) = self.select(options.projection.as_deref())?;
-        // With a predicate, the row indexes of the columns read (to seek) and of the
-        // columns judged (their statistics).
-        let mut index_columns = vec![false; selected.len()];
-        let mut stripe_statistics = Vec::new();
-        if let Some(predicate) = &options.predicate {
-            index_columns.clone_from(&selected);
-            for id in filter::columns(&self.schema, predicate) {
-                index_columns[id as usize] = true;
-            }
-            stripe_statistics = self.stripe_statistics_proto()?;
-        }
-        Ok(Batches {
-            reader: self,
-            selected,
-            index_columns,
-            schema,
-            batch_size: options.batch_size,
-            predicate: options.predicate,
-            stripe_statistics,
-            next_stripe: 0,
-            decoders: Vec::new(),
-            groups: None,
-            row: 0,
-            stripe_rows: 0,
-            chunks: ChunkDecoder::new(self.compression, self.block_size)?,
-            buffers: Buffers::default(),
-            failed: false,
-        })
+        Batches::new(ReaderRef::Borrowed(self), options)
+    }
+
+    /// The batches of the selected columns, as [`batches`](Self::batches), owning the
+    /// reader: for a reader of batches that outlives the scope that opened the file.
+    ///
+    /// # Errors
+    ///
+    /// When a projected column does not exist.
+    pub fn into_batches(self, options: ReadOptions) -> Result<Batches<'static, S>>
+    where
+        S: 'static,
+    {
+        Batches::new(ReaderRef::Owned(Box::new(self)), options)
     }
 
     /// The rows of the selected columns.
@@ -549,9 +534,26 @@ fn decompress(chunks: &mut ChunkDecoder, bytes: &[u8], what: &str) -> Result<Vec
     Ok(out)
 }
 
-/// Batches of rows: see [`OrcReader::batches`].
+/// The reader behind [`Batches`]: the caller's, or its own.
+enum ReaderRef<'a, S> {
+    Borrowed(&'a OrcReader<S>),
+    Owned(Box<OrcReader<S>>),
+}
+
+impl<S> std::ops::Deref for ReaderRef<'_, S> {
+    type Target = OrcReader<S>;
+
+    fn deref(&self) -> &OrcReader<S> {
+        match self {
+            Self::Borrowed(reader) => reader,
+            Self::Owned(reader) => reader,
+        }
+    }
+}
+
+/// Batches of rows: see [`OrcReader::batches`] and [`OrcReader::into_batches`].
 pub struct Batches<'a, S> {
-    reader: &'a OrcReader<S>,
+    reader: ReaderRef<'a, S>,
     selected: Vec<bool>,
     /// The columns whose row indexes are read (none without a predicate).
     index_columns: Vec<bool>,
@@ -572,7 +574,40 @@ pub struct Batches<'a, S> {
     failed: bool,
 }
 
-impl<S: Source> Batches<'_, S> {
+impl<'a, S: Source> Batches<'a, S> {
+    fn new(reader: ReaderRef<'a, S>, options: ReadOptions) -> Result<Self> {
+        let (selected, schema) = reader.select(options.projection.as_deref())?;
+        // With a predicate, the row indexes of the columns read (to seek) and of the
+        // columns judged (their statistics).
+        let mut index_columns = vec![false; selected.len()];
+        let mut stripe_statistics = Vec::new();
+        if let Some(predicate) = &options.predicate {
+            index_columns.clone_from(&selected);
+            for id in filter::columns(&reader.schema, predicate) {
+                index_columns[id as usize] = true;
+            }
+            stripe_statistics = reader.stripe_statistics_proto()?;
+        }
+        let chunks = ChunkDecoder::new(reader.compression, reader.block_size)?;
+        Ok(Self {
+            reader,
+            selected,
+            index_columns,
+            schema,
+            batch_size: options.batch_size,
+            predicate: options.predicate,
+            stripe_statistics,
+            next_stripe: 0,
+            decoders: Vec::new(),
+            groups: None,
+            row: 0,
+            stripe_rows: 0,
+            chunks,
+            buffers: Buffers::default(),
+            failed: false,
+        })
+    }
+
     /// The schema of the batches: the file's, without the columns not selected.
     pub fn schema(&self) -> &TypeDescription {
         &self.schema
@@ -623,7 +658,7 @@ impl<S: Source> Batches<'_, S> {
 
     /// Opens the next stripe that might hold a matching row; `false` past the last.
     fn next_stripe(&mut self) -> Result<bool> {
-        let reader = self.reader;
+        let reader = &*self.reader;
         loop {
             let index = self.next_stripe;
             let Some(info) = reader.stripes.get(index) else {
