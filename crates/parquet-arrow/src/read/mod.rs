@@ -1,0 +1,484 @@
+//! Parquet files into Arrow `RecordBatch`es: [`ParquetRecordBatchReaderBuilder`] chooses
+//! what to read, [`ParquetRecordBatchReader`] reads it.
+
+mod assemble;
+mod dictionary;
+mod filter;
+mod leaf;
+mod selection;
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
+use arrow_schema::{ArrowError, SchemaRef};
+use parquet_file::{
+    ColumnBatch, ColumnChunkReader, ColumnPath, FileMetaData, FileReader, Predicate,
+    PredicateExt as _, ReadOptions, RowSelection, Source,
+};
+
+use crate::error::{Error, Result};
+use crate::schema::{ArrowShape, schema_of, shape_of};
+use assemble::{LeafBatch, Slots, build};
+pub use filter::{ArrowPredicate, RowFilter};
+pub use selection::ProjectionMask;
+
+/// The rows of a batch when none is set, as arrow-rs reads.
+const DEFAULT_BATCH_SIZE: usize = 1024;
+
+/// Builds a [`ParquetRecordBatchReader`]: which columns, row groups and rows to read, and
+/// how many rows per batch.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/example.parquet");
+/// use parquet_arrow::{ParquetRecordBatchReaderBuilder, ProjectionMask};
+///
+/// let file = std::fs::File::open(path)?;
+/// let reader = ParquetRecordBatchReaderBuilder::try_new(file)?
+///     .with_projection(ProjectionMask::columns(["id"]))
+///     .with_batch_size(8192)
+///     .build()?;
+/// for batch in reader {
+///     let batch = batch?;
+///     assert_eq!(batch.num_columns(), 1);
+/// }
+/// # Ok(()) }
+/// ```
+pub struct ParquetRecordBatchReaderBuilder<S> {
+    reader: Arc<FileReader<S>>,
+    schema: SchemaRef,
+    batch_size: usize,
+    projection: ProjectionMask,
+    row_groups: Option<Vec<usize>>,
+    selection: Option<RowSelection>,
+    predicate: Option<Predicate>,
+    filter: Option<RowFilter>,
+    limit: Option<usize>,
+    offset: usize,
+}
+
+impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
+    /// Opens the file of `source`, reading its footer.
+    ///
+    /// # Errors
+    ///
+    /// A footer that does not read, or a schema with a type Arrow cannot hold.
+    pub fn try_new(source: S) -> Result<Self> {
+        Self::try_new_with_options(source, ReadOptions::new())
+    }
+
+    /// Opens the file of `source` with `options` (checksums, decryption, limits).
+    ///
+    /// # Errors
+    ///
+    /// As [`try_new`](Self::try_new).
+    pub fn try_new_with_options(source: S, options: ReadOptions) -> Result<Self> {
+        Self::new_with_reader(FileReader::with_options(source, options)?)
+    }
+
+    /// Reads the file of an opened `reader`.
+    ///
+    /// # Errors
+    ///
+    /// A schema with a type Arrow cannot hold.
+    pub fn new_with_reader(reader: FileReader<S>) -> Result<Self> {
+        let reader = Arc::new(reader);
+        let all = vec![true; reader.schema().columns().len()];
+        let key_value = Some(reader.metadata().key_value_metadata());
+        let shapes = shape_of(reader.schema(), &all, key_value)?;
+        let schema = Arc::new(schema_of(&shapes, key_value));
+        Ok(Self {
+            reader,
+            schema,
+            batch_size: DEFAULT_BATCH_SIZE,
+            projection: ProjectionMask::all(),
+            row_groups: None,
+            selection: None,
+            predicate: None,
+            filter: None,
+            limit: None,
+            offset: 0,
+        })
+    }
+
+    /// The Arrow schema of the whole file (before projection).
+    pub fn schema(&self) -> &SchemaRef {
+        &self.schema
+    }
+
+    /// The file's metadata.
+    pub fn metadata(&self) -> &Arc<FileMetaData> {
+        self.reader.metadata()
+    }
+
+    /// The Parquet schema of the file.
+    pub fn parquet_schema(&self) -> &Arc<parquet_file::Schema> {
+        self.reader.schema()
+    }
+
+    /// At most `batch_size` rows per batch (at least 1; 1024 by default). A batch does
+    /// not cross row groups.
+    #[must_use]
+    pub fn with_batch_size(mut self, batch_size: usize) -> Self {
+        self.batch_size = batch_size.max(1);
+        self
+    }
+
+    /// Only the columns of `projection`.
+    #[must_use]
+    pub fn with_projection(mut self, projection: ProjectionMask) -> Self {
+        self.projection = projection;
+        self
+    }
+
+    /// Only these row groups, in this order.
+    #[must_use]
+    pub fn with_row_groups(mut self, row_groups: Vec<usize>) -> Self {
+        self.row_groups = Some(row_groups);
+        self
+    }
+
+    /// Only the rows of `selection`, counted over the rows of the row groups read, one
+    /// after another (as arrow-rs counts). Pages holding no selected row are neither
+    /// read nor decoded where a column chunk has an offset index.
+    #[must_use]
+    pub fn with_row_selection(mut self, selection: RowSelection) -> Self {
+        self.selection = Some(selection);
+        self
+    }
+
+    /// Only the rows where `predicate` holds: row groups are skipped by their statistics
+    /// and Bloom filters, pages by the page index, and the rows left are filtered
+    /// exactly.
+    #[must_use]
+    pub fn with_predicate(mut self, predicate: Predicate) -> Self {
+        self.predicate = Some(predicate);
+        self
+    }
+
+    /// Only the rows `filter` keeps, evaluated on each decoded batch.
+    #[must_use]
+    pub fn with_row_filter(mut self, filter: RowFilter) -> Self {
+        self.filter = Some(filter);
+        self
+    }
+
+    /// At most `limit` rows (after the filters and the offset).
+    #[must_use]
+    pub fn with_limit(mut self, limit: usize) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Skips the first `offset` rows (after the filters).
+    #[must_use]
+    pub fn with_offset(mut self, offset: usize) -> Self {
+        self.offset = offset;
+        self
+    }
+
+    /// The reader.
+    ///
+    /// # Errors
+    ///
+    /// A projection, row group or predicate column the file does not have.
+    pub fn build(self) -> Result<ParquetRecordBatchReader<S>> {
+        let parquet = Arc::clone(self.reader.schema());
+        let selected = self.projection.selected(&parquet)?;
+        let key_value = Some(self.reader.metadata().key_value_metadata());
+        let output = shape_of(&parquet, &selected, key_value)?;
+        let output_schema = Arc::new(schema_of(&output, key_value));
+
+        // What is read: the output, and the columns the predicate and the row filter
+        // look at.
+        let mut read = selected.clone();
+        if let Some(predicate) = &self.predicate {
+            predicate.check(&parquet)?;
+            mark_paths(&parquet, predicate.columns(), &mut read)?;
+        }
+        let filter_columns = match &self.filter {
+            Some(filter) => Some(filter.projection.selected(&parquet)?),
+            None => None,
+        };
+        for (r, f) in read.iter_mut().zip(filter_columns.iter().flatten()) {
+            *r |= *f;
+        }
+        let shapes = shape_of(&parquet, &read, key_value)?;
+        let read_schema = Arc::new(schema_of(&shapes, key_value));
+        let keep = output
+            .iter()
+            .map(|o| shapes.iter().position(|s| s.field.name() == o.field.name()))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| Error::Argument("a projected field that is not read".to_owned()))?;
+        let filter_keep = match (&self.filter, &filter_columns) {
+            (Some(_), Some(columns)) => {
+                let fshapes = shape_of(&parquet, columns, key_value)?;
+                Some(
+                    fshapes
+                        .iter()
+                        .filter_map(|f| {
+                            shapes.iter().position(|s| s.field.name() == f.field.name())
+                        })
+                        .collect::<Vec<_>>(),
+                )
+            }
+            _ => None,
+        };
+
+        let num_groups = self.reader.num_row_groups();
+        let row_groups = self
+            .row_groups
+            .clone()
+            .unwrap_or_else(|| (0..num_groups).collect());
+        if let Some(&bad) = row_groups.iter().find(|&&g| g >= num_groups) {
+            return Err(Error::Argument(format!(
+                "row group {bad} of a file of {num_groups}"
+            )));
+        }
+        let plan = selection::plan(
+            &self.reader,
+            &row_groups,
+            self.selection.as_ref(),
+            self.predicate.as_ref(),
+            // Without a filter of rows, the offset and limit are rows of the selection.
+            (self.predicate.is_none() && self.filter.is_none())
+                .then_some((self.offset, self.limit)),
+        )?;
+        let post_filter = self.predicate.is_some() || self.filter.is_some();
+        Ok(ParquetRecordBatchReader {
+            reader: self.reader,
+            schema: output_schema,
+            read_schema,
+            shapes,
+            keep,
+            plan: plan.into_iter(),
+            current: None,
+            batch_size: self.batch_size,
+            predicate: self.predicate,
+            filter: self.filter.zip(filter_keep),
+            offset: if post_filter { self.offset } else { 0 },
+            limit: if post_filter { self.limit } else { None },
+            done: false,
+        })
+    }
+}
+
+/// Marks the leaves under `paths` in `selected`.
+fn mark_paths(
+    schema: &parquet_file::Schema,
+    paths: Vec<&ColumnPath>,
+    selected: &mut [bool],
+) -> Result<()> {
+    for path in paths {
+        let under = schema.columns_under(path);
+        if under.is_empty() {
+            return Err(Error::Argument(format!("no column {path}")));
+        }
+        for c in under {
+            if let Some(s) = selected.get_mut(c) {
+                *s = true;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One row group to read, and its rows (all when `None`).
+pub(crate) struct GroupPlan {
+    pub(crate) row_group: usize,
+    pub(crate) rows: Option<RowSelection>,
+    pub(crate) num_rows: u64,
+}
+
+/// The row group being read: a reader and a batch per leaf.
+struct Group {
+    chunks: Vec<ColumnChunkReader>,
+    leaves: Vec<LeafBatch>,
+    remaining: u64,
+}
+
+/// Reads record batches (see [`ParquetRecordBatchReaderBuilder`]).
+pub struct ParquetRecordBatchReader<S> {
+    reader: Arc<FileReader<S>>,
+    schema: SchemaRef,
+    read_schema: SchemaRef,
+    shapes: Vec<ArrowShape>,
+    /// The read fields that are output, by position.
+    keep: Vec<usize>,
+    plan: std::vec::IntoIter<GroupPlan>,
+    current: Option<Group>,
+    batch_size: usize,
+    predicate: Option<Predicate>,
+    filter: Option<(RowFilter, Vec<usize>)>,
+    offset: usize,
+    limit: Option<usize>,
+    done: bool,
+}
+
+impl<S: Source> ParquetRecordBatchReader<S> {
+    /// Opens the next row group of the plan; `false` when there is none.
+    fn open_group(&mut self) -> Result<bool> {
+        let Some(plan) = self.plan.next() else {
+            return Ok(false);
+        };
+        let mut columns = Vec::new();
+        for shape in &self.shapes {
+            shape.columns(&mut columns);
+        }
+        let parquet = self.reader.schema();
+        let mut chunks = Vec::with_capacity(columns.len());
+        let mut leaves = Vec::with_capacity(columns.len());
+        for c in columns {
+            let column = parquet.column(c)?.clone();
+            let chunk = match &plan.rows {
+                Some(rows) => self.reader.column_chunk_selected(plan.row_group, c, rows)?,
+                None => self.reader.column_chunk(plan.row_group, c)?,
+            };
+            let batch = ColumnBatch::new(&column);
+            chunks.push(chunk);
+            leaves.push(LeafBatch { column, batch });
+        }
+        let remaining = match &plan.rows {
+            Some(rows) => rows.row_count(),
+            None => plan.num_rows,
+        };
+        self.current = Some(Group {
+            chunks,
+            leaves,
+            remaining,
+        });
+        Ok(true)
+    }
+
+    /// The next batch of the rows read, before filtering.
+    fn next_read(&mut self) -> Result<Option<RecordBatch>> {
+        loop {
+            if let Some(group) = &mut self.current
+                && group.remaining > 0
+            {
+                let want = usize::try_from(group.remaining)
+                    .unwrap_or(usize::MAX)
+                    .min(self.batch_size);
+                for (chunk, leaf) in group.chunks.iter_mut().zip(&mut group.leaves) {
+                    leaf.batch.clear();
+                    let got = chunk.read_records(want, &mut leaf.batch)?;
+                    if got != want {
+                        return Err(crate::error::invalid(format!(
+                            "column {}: {got} records where the row group has {want} more",
+                            leaf.column.path
+                        )));
+                    }
+                }
+                group.remaining -= want as u64;
+                let columns = assemble_batch(&self.shapes, &mut group.leaves)?;
+                let options = RecordBatchOptions::new().with_row_count(Some(want));
+                return Ok(Some(RecordBatch::try_new_with_options(
+                    Arc::clone(&self.read_schema),
+                    columns,
+                    &options,
+                )?));
+            }
+            self.current = None;
+            if !self.open_group()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        while !self.done {
+            if self.limit == Some(0) {
+                self.done = true;
+                break;
+            }
+            let Some(batch) = self.next_read()? else {
+                self.done = true;
+                break;
+            };
+            let batch = self.filtered(batch)?;
+            let batch = self.apply_offset_limit(batch);
+            if batch.num_rows() == 0 {
+                continue;
+            }
+            let columns = self
+                .keep
+                .iter()
+                .map(|&i| Arc::clone(batch.column(i)))
+                .collect();
+            let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+            return Ok(Some(RecordBatch::try_new_with_options(
+                Arc::clone(&self.schema),
+                columns,
+                &options,
+            )?));
+        }
+        Ok(None)
+    }
+
+    /// `batch` with the rows the predicate and the row filter keep.
+    fn filtered(&mut self, batch: RecordBatch) -> Result<RecordBatch> {
+        let mut batch = batch;
+        if let Some(predicate) = &self.predicate {
+            let mask = filter::evaluate(predicate, &batch)?;
+            batch = arrow_select::filter::filter_record_batch(&batch, &mask)?;
+        }
+        if let Some((filter, columns)) = &mut self.filter {
+            let input = batch.project(columns)?;
+            let mask = filter.predicate.evaluate(input)?;
+            batch = arrow_select::filter::filter_record_batch(&batch, &mask)?;
+        }
+        Ok(batch)
+    }
+
+    fn apply_offset_limit(&mut self, batch: RecordBatch) -> RecordBatch {
+        let skip = self.offset.min(batch.num_rows());
+        self.offset -= skip;
+        let mut len = batch.num_rows() - skip;
+        if let Some(limit) = &mut self.limit {
+            len = len.min(*limit);
+            *limit -= len;
+        }
+        if skip == 0 && len == batch.num_rows() {
+            batch
+        } else {
+            batch.slice(skip, len)
+        }
+    }
+}
+
+/// The arrays of `shapes` from the leaves' batches (the leaves of the shapes in order).
+fn assemble_batch(shapes: &[ArrowShape], leaves: &mut [LeafBatch]) -> Result<Vec<ArrayRef>> {
+    let mut arrays = Vec::with_capacity(shapes.len());
+    let mut rest = leaves;
+    let mut columns = Vec::new();
+    for shape in shapes {
+        columns.clear();
+        shape.columns(&mut columns);
+        let n = columns.len().min(rest.len());
+        let (mine, others) = std::mem::take(&mut rest).split_at_mut(n);
+        rest = others;
+        let slots = mine.iter().map(Slots::records).collect();
+        arrays.push(build(shape, mine, slots)?);
+    }
+    Ok(arrays)
+}
+
+impl<S: Source> Iterator for ParquetRecordBatchReader<S> {
+    type Item = Result<RecordBatch, ArrowError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.next_batch() {
+            Ok(batch) => batch.map(Ok),
+            Err(e) => {
+                self.done = true;
+                Some(Err(e.into()))
+            }
+        }
+    }
+}
+
+impl<S: Source> RecordBatchReader for ParquetRecordBatchReader<S> {
+    fn schema(&self) -> SchemaRef {
+        Arc::clone(&self.schema)
+    }
+}
