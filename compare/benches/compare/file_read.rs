@@ -131,7 +131,7 @@ impl Scheme {
 }
 
 /// The codecs, with their names: ZSTD at arrow-rs's default level, 1.
-fn codecs() -> [(&'static str, Compression); 3] {
+pub(crate) fn codecs() -> [(&'static str, Compression); 3] {
     [
         ("UNCOMPRESSED", Compression::UNCOMPRESSED),
         ("SNAPPY", Compression::SNAPPY),
@@ -271,7 +271,7 @@ impl Data {
 }
 
 /// Writes `data` with arrow-rs's low-level writer, in row groups of [`ROW_GROUP`] rows.
-fn write_file(data: &Data, scheme: Scheme, codec: Compression) -> Bytes {
+pub(crate) fn write_file(data: &Data, scheme: Scheme, codec: Compression) -> Bytes {
     let schema = parse_message_type(
         "message file_read {
             required int64 sorted;
@@ -503,7 +503,7 @@ fn read_columns(file: &Bytes, buffers: &mut ArrowBuffers, mut sums: Option<&mut 
 
 /// arrow-rs's arrow reader: opens `file` and reads it into [`BATCH`]-row
 /// `RecordBatch`es; adds the values to `sums` when given.
-fn read_record_batches(file: &Bytes, mut sums: Option<&mut [Checksum; 5]>) {
+pub(crate) fn read_record_batches(file: &Bytes, mut sums: Option<&mut [Checksum; 5]>) {
     let reader = ParquetRecordBatchReaderBuilder::try_new(file.clone())
         .unwrap()
         .with_batch_size(BATCH)
@@ -512,27 +512,32 @@ fn read_record_batches(file: &Bytes, mut sums: Option<&mut [Checksum; 5]>) {
     for batch in reader {
         let batch: RecordBatch = batch.unwrap();
         if let Some(sums) = sums.as_deref_mut() {
-            for (column, (sum, array)) in sums.iter_mut().zip(batch.columns()).enumerate() {
-                assert_eq!(array.null_count(), 0);
-                match column {
-                    0 | 1 => array
-                        .as_primitive::<ArrowI64>()
-                        .values()
-                        .iter()
-                        .for_each(|&v| sum.int(v as u64)),
-                    2 => array
-                        .as_primitive::<ArrowF64>()
-                        .values()
-                        .iter()
-                        .for_each(|&v| sum.int(v.to_bits())),
-                    _ => array
-                        .as_string::<i32>()
-                        .iter()
-                        .for_each(|v| sum.bytes(v.unwrap().as_bytes())),
-                }
-            }
+            sum_batch(&batch, sums);
         }
         black_box(batch);
+    }
+}
+
+/// Adds the values of a `RecordBatch` of the file's columns to `sums`.
+pub(crate) fn sum_batch(batch: &RecordBatch, sums: &mut [Checksum; 5]) {
+    for (column, (sum, array)) in sums.iter_mut().zip(batch.columns()).enumerate() {
+        assert_eq!(array.null_count(), 0);
+        match column {
+            0 | 1 => array
+                .as_primitive::<ArrowI64>()
+                .values()
+                .iter()
+                .for_each(|&v| sum.int(v as u64)),
+            2 => array
+                .as_primitive::<ArrowF64>()
+                .values()
+                .iter()
+                .for_each(|&v| sum.int(v.to_bits())),
+            _ => array
+                .as_string::<i32>()
+                .iter()
+                .for_each(|v| sum.bytes(v.unwrap().as_bytes())),
+        }
     }
 }
 
@@ -546,7 +551,7 @@ pub(crate) fn rounds_for_files(default: usize) -> usize {
 }
 
 /// Measures a row with [`rounds_for_files`] rounds.
-fn run_row(
+pub(crate) fn run_row(
     bench: &mut Bench,
     name: &str,
     data: &Data,

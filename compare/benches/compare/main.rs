@@ -6,6 +6,7 @@
 //! its name contains one of the filters, or always when none is given. Every workload
 //! first checks that both implementations decode the same bytes to the same values.
 
+mod arrow_read;
 mod bitpack;
 mod byte_stream_split;
 mod compress;
@@ -113,6 +114,7 @@ fn main() {
     crypto::run(&mut bench);
     file_read::run(&mut bench);
     file_write::run(&mut bench);
+    arrow_read::run(&mut bench);
     orc_rle::run(&mut bench);
     orc_read::run(&mut bench);
     println!("{}", table(&bench.rows));

@@ -76,6 +76,8 @@ fn validity(leaf: &LeafBatch, slots: &Slots, def: u16) -> Option<NullBuffer> {
         return None;
     }
     let valid = match slots {
+        // Most often nothing is null: one pass over the levels says so.
+        Slots::Dense(n) if levels.len() == *n && levels.iter().all(|&d| d >= def) => return None,
         Slots::Dense(n) => {
             BooleanBuffer::collect_bool(*n, |i| levels.get(i).is_some_and(|&d| d >= def))
         }
