@@ -7,6 +7,7 @@ mod filter;
 mod leaf;
 mod selection;
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
@@ -55,6 +56,61 @@ pub struct ParquetRecordBatchReaderBuilder<S> {
     filter: Option<RowFilter>,
     limit: Option<usize>,
     offset: usize,
+    parallel: Option<Parallel<S>>,
+}
+
+/// Reads row groups on rayon's thread pool: how many at a time, and the function that
+/// does it (made where the source is known to be `Sync`).
+struct Parallel<S> {
+    row_groups: usize,
+    read: ReadGroups<S>,
+}
+
+type ReadGroups<S> = fn(
+    &FileReader<S>,
+    &[ArrowShape],
+    &SchemaRef,
+    usize,
+    &[GroupPlan],
+) -> Vec<Result<Vec<RecordBatch>>>;
+
+impl<S> Clone for Parallel<S> {
+    fn clone(&self) -> Self {
+        Self {
+            row_groups: self.row_groups,
+            read: self.read,
+        }
+    }
+}
+
+/// Every batch of each row group of `plans`, decoded in parallel.
+fn read_groups<S: Source + Sync>(
+    reader: &FileReader<S>,
+    shapes: &[ArrowShape],
+    schema: &SchemaRef,
+    batch_size: usize,
+    plans: &[GroupPlan],
+) -> Vec<Result<Vec<RecordBatch>>> {
+    use rayon::prelude::*;
+    plans
+        .par_iter()
+        .map(|plan| Group::read_all(reader, shapes, schema, batch_size, plan))
+        .collect()
+}
+
+impl<S: Source + Sync> ParquetRecordBatchReaderBuilder<S> {
+    /// Decodes up to `row_groups` row groups at a time on rayon's thread pool (its
+    /// global pool, or the one the reader is iterated in), for reading a whole file fast;
+    /// 0 or 1 reads one at a time, on the calling thread. The batches are the same, in
+    /// the same order; the memory held is that of the row groups decoded at once.
+    #[must_use]
+    pub fn with_parallelism(mut self, row_groups: usize) -> Self {
+        self.parallel = (row_groups > 1).then_some(Parallel {
+            row_groups,
+            read: read_groups::<S>,
+        });
+        self
+    }
 }
 
 impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
@@ -98,6 +154,7 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
             filter: None,
             limit: None,
             offset: 0,
+            parallel: None,
         })
     }
 
@@ -253,6 +310,8 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
             keep,
             plan: plan.into_iter(),
             current: None,
+            parallel: self.parallel,
+            ready: VecDeque::new(),
             batch_size: self.batch_size,
             predicate: self.predicate,
             filter: self.filter.zip(filter_keep),
@@ -297,6 +356,92 @@ struct Group {
     remaining: u64,
 }
 
+impl Group {
+    /// Opens the column chunks of `shapes` in the row group of `plan`.
+    fn open<S: Source>(
+        reader: &FileReader<S>,
+        shapes: &[ArrowShape],
+        plan: &GroupPlan,
+    ) -> Result<Self> {
+        let mut columns = Vec::new();
+        for shape in shapes {
+            shape.columns(&mut columns);
+        }
+        let parquet = reader.schema();
+        let mut chunks = Vec::with_capacity(columns.len());
+        let mut leaves = Vec::with_capacity(columns.len());
+        for c in columns {
+            let column = parquet.column(c)?.clone();
+            let chunk = match &plan.rows {
+                Some(rows) => reader.column_chunk_selected(plan.row_group, c, rows)?,
+                None => reader.column_chunk(plan.row_group, c)?,
+            };
+            let batch = ColumnBatch::new(&column);
+            chunks.push(chunk);
+            leaves.push(LeafBatch { column, batch });
+        }
+        let remaining = plan
+            .rows
+            .as_ref()
+            .map_or(plan.num_rows, RowSelection::row_count);
+        Ok(Self {
+            chunks,
+            leaves,
+            remaining,
+        })
+    }
+
+    /// The next `batch_size` rows (or fewer, the last of the row group) as a batch of
+    /// `schema`; `None` at the end of the row group.
+    fn next_batch(
+        &mut self,
+        shapes: &[ArrowShape],
+        schema: &SchemaRef,
+        batch_size: usize,
+    ) -> Result<Option<RecordBatch>> {
+        if self.remaining == 0 {
+            return Ok(None);
+        }
+        let want = usize::try_from(self.remaining)
+            .unwrap_or(usize::MAX)
+            .min(batch_size);
+        for (chunk, leaf) in self.chunks.iter_mut().zip(&mut self.leaves) {
+            leaf.batch.clear();
+            let got = chunk.read_records(want, &mut leaf.batch)?;
+            if got != want {
+                return Err(crate::error::invalid(format!(
+                    "column {}: {got} records where the row group has {want} more",
+                    leaf.column.path
+                )));
+            }
+        }
+        self.remaining -= want as u64;
+        let columns = assemble_batch(shapes, &mut self.leaves)?;
+        let options = RecordBatchOptions::new().with_row_count(Some(want));
+        Ok(Some(RecordBatch::try_new_with_options(
+            Arc::clone(schema),
+            columns,
+            &options,
+        )?))
+    }
+
+    /// Every batch of the row group of `plan`.
+    fn read_all<S: Source>(
+        reader: &FileReader<S>,
+        shapes: &[ArrowShape],
+        schema: &SchemaRef,
+        batch_size: usize,
+        plan: &GroupPlan,
+    ) -> Result<Vec<RecordBatch>> {
+        let mut group = Self::open(reader, shapes, plan)?;
+        let mut batches = Vec::new();
+        while let Some(batch) = group.next_batch(shapes, schema, batch_size)? {
+            batches.push(batch);
+        }
+        Ok(batches)
+    }
+}
+
 /// Reads record batches (see [`ParquetRecordBatchReaderBuilder`]).
 pub struct ParquetRecordBatchReader<S> {
     reader: Arc<FileReader<S>>,
@@ -307,6 +452,10 @@ pub struct ParquetRecordBatchReader<S> {
     keep: Vec<usize>,
     plan: std::vec::IntoIter<GroupPlan>,
     current: Option<Group>,
+    /// Row groups decoded at once on the thread pool (`None`: one at a time, here).
+    parallel: Option<Parallel<S>>,
+    /// Batches decoded ahead, in order.
+    ready: VecDeque<RecordBatch>,
     batch_size: usize,
     predicate: Option<Predicate>,
     filter: Option<(RowFilter, Vec<usize>)>,
@@ -316,73 +465,45 @@ pub struct ParquetRecordBatchReader<S> {
 }
 
 impl<S: Source> ParquetRecordBatchReader<S> {
-    /// Opens the next row group of the plan; `false` when there is none.
-    fn open_group(&mut self) -> Result<bool> {
-        let Some(plan) = self.plan.next() else {
-            return Ok(false);
-        };
-        let mut columns = Vec::new();
-        for shape in &self.shapes {
-            shape.columns(&mut columns);
-        }
-        let parquet = self.reader.schema();
-        let mut chunks = Vec::with_capacity(columns.len());
-        let mut leaves = Vec::with_capacity(columns.len());
-        for c in columns {
-            let column = parquet.column(c)?.clone();
-            let chunk = match &plan.rows {
-                Some(rows) => self.reader.column_chunk_selected(plan.row_group, c, rows)?,
-                None => self.reader.column_chunk(plan.row_group, c)?,
-            };
-            let batch = ColumnBatch::new(&column);
-            chunks.push(chunk);
-            leaves.push(LeafBatch { column, batch });
-        }
-        let remaining = match &plan.rows {
-            Some(rows) => rows.row_count(),
-            None => plan.num_rows,
-        };
-        self.current = Some(Group {
-            chunks,
-            leaves,
-            remaining,
-        });
-        Ok(true)
-    }
-
     /// The next batch of the rows read, before filtering.
     fn next_read(&mut self) -> Result<Option<RecordBatch>> {
+        if let Some(parallel) = self.parallel.clone() {
+            return self.next_read_parallel(&parallel);
+        }
         loop {
             if let Some(group) = &mut self.current
-                && group.remaining > 0
+                && let Some(batch) =
+                    group.next_batch(&self.shapes, &self.read_schema, self.batch_size)?
             {
-                let want = usize::try_from(group.remaining)
-                    .unwrap_or(usize::MAX)
-                    .min(self.batch_size);
-                for (chunk, leaf) in group.chunks.iter_mut().zip(&mut group.leaves) {
-                    leaf.batch.clear();
-                    let got = chunk.read_records(want, &mut leaf.batch)?;
-                    if got != want {
-                        return Err(crate::error::invalid(format!(
-                            "column {}: {got} records where the row group has {want} more",
-                            leaf.column.path
-                        )));
-                    }
-                }
-                group.remaining -= want as u64;
-                let columns = assemble_batch(&self.shapes, &mut group.leaves)?;
-                let options = RecordBatchOptions::new().with_row_count(Some(want));
-                return Ok(Some(RecordBatch::try_new_with_options(
-                    Arc::clone(&self.read_schema),
-                    columns,
-                    &options,
-                )?));
+                return Ok(Some(batch));
             }
             self.current = None;
-            if !self.open_group()? {
+            let Some(plan) = self.plan.next() else {
+                return Ok(None);
+            };
+            self.current = Some(Group::open(&self.reader, &self.shapes, &plan)?);
+        }
+    }
+
+    /// As [`next_read`](Self::next_read), decoding row groups `parallel` at a time.
+    fn next_read_parallel(&mut self, parallel: &Parallel<S>) -> Result<Option<RecordBatch>> {
+        while self.ready.is_empty() {
+            let plans: Vec<GroupPlan> = self.plan.by_ref().take(parallel.row_groups).collect();
+            if plans.is_empty() {
                 return Ok(None);
             }
+            let groups = (parallel.read)(
+                &self.reader,
+                &self.shapes,
+                &self.read_schema,
+                self.batch_size,
+                &plans,
+            );
+            for group in groups {
+                self.ready.extend(group?);
+            }
         }
+        Ok(self.ready.pop_front())
     }
 
     fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
