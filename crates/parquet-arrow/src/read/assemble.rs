@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use arrow_array::{
-    Array, ArrayRef, FixedSizeListArray, LargeListArray, ListArray, MapArray, StructArray,
+    Array, ArrayRef, FixedSizeListArray, LargeListArray, LargeListViewArray, ListArray,
+    ListViewArray, MapArray, StructArray,
 };
 use arrow_buffer::{BooleanBuffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
@@ -147,7 +148,14 @@ pub(crate) fn build(
                 _ => None,
             };
             let values = build(child, leaves, child_slots)?;
-            list_array(shape, offsets, values, nulls, fixed)
+            list_array(
+                shape.field.data_type(),
+                shape.field.name(),
+                offsets,
+                values,
+                nulls,
+                fixed,
+            )
         }
     }
 }
@@ -225,7 +233,8 @@ fn elements(
 }
 
 fn list_array(
-    shape: &ArrowShape,
+    data_type: &DataType,
+    name: &str,
     offsets: Vec<usize>,
     values: ArrayRef,
     nulls: Option<NullBuffer>,
@@ -233,11 +242,10 @@ fn list_array(
 ) -> Result<ArrayRef> {
     let too_long = || {
         invalid(format!(
-            "{}: more list elements than 32-bit offsets hold",
-            shape.field.name()
+            "{name}: more list elements than 32-bit offsets hold"
         ))
     };
-    Ok(match shape.field.data_type() {
+    Ok(match data_type {
         DataType::List(field) => {
             let offsets = offsets
                 .into_iter()
@@ -263,6 +271,36 @@ fn list_array(
                 values,
                 nulls,
             )?)
+        }
+        DataType::ListView(field) => {
+            let list = list_array(
+                &DataType::List(Arc::clone(field)),
+                name,
+                offsets,
+                values,
+                nulls,
+                fixed,
+            )?;
+            let list = list
+                .as_any()
+                .downcast_ref::<ListArray>()
+                .ok_or_else(|| unsupported("a list view"))?;
+            Arc::new(ListViewArray::from(list.clone()))
+        }
+        DataType::LargeListView(field) => {
+            let list = list_array(
+                &DataType::LargeList(Arc::clone(field)),
+                name,
+                offsets,
+                values,
+                nulls,
+                fixed,
+            )?;
+            let list = list
+                .as_any()
+                .downcast_ref::<LargeListArray>()
+                .ok_or_else(|| unsupported("a list view"))?;
+            Arc::new(LargeListViewArray::from(list.clone()))
         }
         DataType::FixedSizeList(field, n) => {
             let len = offsets.len().saturating_sub(1);

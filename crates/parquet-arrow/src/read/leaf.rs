@@ -250,7 +250,10 @@ impl Leaf<'_> {
                 .bytes(offsets, data)?;
                 crate::read::dictionary::encode(&values, key)
             }
-            DataType::Decimal128(..) | DataType::Decimal256(..) => {
+            DataType::Decimal32(..)
+            | DataType::Decimal64(..)
+            | DataType::Decimal128(..)
+            | DataType::Decimal256(..) => {
                 let values = ByteValues::new(&offsets, &data);
                 self.decimal(values.iter())
             }
@@ -335,28 +338,40 @@ impl Leaf<'_> {
                     .collect();
                 self.primitive::<Float16Type>(v)
             }
-            DataType::Decimal128(..) | DataType::Decimal256(..) => {
-                self.decimal(data.chunks_exact(width.max(1)))
-            }
+            DataType::Decimal32(..)
+            | DataType::Decimal64(..)
+            | DataType::Decimal128(..)
+            | DataType::Decimal256(..) => self.decimal(data.chunks_exact(width.max(1))),
             _ => Err(self.mismatch()),
         }
     }
 
     /// Big-endian two's-complement integers as the target decimal type.
     fn decimal<'b>(self, values: impl Iterator<Item = &'b [u8]>) -> Result<ArrayRef> {
-        let path = &self.column.path;
-        if let DataType::Decimal128(..) = self.target {
-            let v = values
-                .map(|b| be_int::<16>(b).map(i128::from_be_bytes))
+        fn ints<'b, const N: usize, T>(
+            values: impl Iterator<Item = &'b [u8]>,
+            from: fn([u8; N]) -> T,
+            path: &parquet_file::ColumnPath,
+        ) -> Result<Vec<T>> {
+            values
+                .map(|b| be_int::<N>(b).map(from))
                 .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| invalid(format!("column {path}: a decimal wider than 16 bytes")))?;
-            self.primitive::<Decimal128Type>(v)
-        } else {
-            let v = values
-                .map(|b| be_int::<32>(b).map(i256::from_be_bytes))
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| invalid(format!("column {path}: a decimal wider than 32 bytes")))?;
-            self.primitive::<Decimal256Type>(v)
+                .ok_or_else(|| invalid(format!("column {path}: a decimal wider than {N} bytes")))
+        }
+        let path = &self.column.path.clone();
+        match self.target {
+            DataType::Decimal32(..) => {
+                self.primitive::<Decimal32Type>(ints::<4, _>(values, i32::from_be_bytes, path)?)
+            }
+            DataType::Decimal64(..) => {
+                self.primitive::<Decimal64Type>(ints::<8, _>(values, i64::from_be_bytes, path)?)
+            }
+            DataType::Decimal128(..) => {
+                self.primitive::<Decimal128Type>(ints::<16, _>(values, i128::from_be_bytes, path)?)
+            }
+            _ => {
+                self.primitive::<Decimal256Type>(ints::<32, _>(values, i256::from_be_bytes, path)?)
+            }
         }
     }
 }

@@ -219,11 +219,24 @@ impl Mapper<'_> {
                 let descriptor = self.schema.column(*column)?;
                 let natural = leaf_type(descriptor)?;
                 let data_type = match hint {
-                    Some(h) if leaf_hint_fits(&natural, h.data_type()) => h.data_type().clone(),
+                    Some(h) if leaf_hint_fits(&natural, h.data_type()) => {
+                        hinted_type(&natural, h.data_type())
+                    }
                     _ => natural,
                 };
+                let mut field = make_field(name, data_type, nullable, node, hint);
+                if hint.is_none()
+                    && let Some(extension) = extension_name(&descriptor.logical_type)
+                {
+                    let mut f = field.as_ref().clone();
+                    f.metadata_mut()
+                        .insert(EXTENSION_NAME_KEY.to_owned(), extension.to_owned());
+                    f.metadata_mut()
+                        .insert(EXTENSION_METADATA_KEY.to_owned(), String::new());
+                    field = Arc::new(f);
+                }
                 return Ok(ArrowShape {
-                    field: make_field(name, data_type, nullable, node, hint),
+                    field,
                     kind: ShapeKind::Leaf { column: *column },
                 });
             }
@@ -341,16 +354,8 @@ impl Mapper<'_> {
         };
         let fields: Fields = [&key, &value].map(|s| Arc::clone(&s.field)).into();
         let entries = ArrowShape {
-            // Named after the map, as pyarrow names it (a stored schema says otherwise).
-            field: Arc::new(Field::new(
-                hint.and_then(|h| match h.data_type() {
-                    DataType::Map(entries, _) => Some(entries.name().as_str()),
-                    _ => None,
-                })
-                .unwrap_or(&map.name),
-                DataType::Struct(fields),
-                false,
-            )),
+            // Named after the map, as pyarrow names it, whatever a stored schema says.
+            field: Arc::new(Field::new(&map.name, DataType::Struct(fields), false)),
             kind: ShapeKind::Struct {
                 def: r.def_level,
                 children: vec![key, value],
@@ -384,6 +389,8 @@ impl Mapper<'_> {
         let child = Arc::clone(&element.field);
         let data_type = match hint.map(|h| h.data_type()) {
             Some(DataType::LargeList(_)) => DataType::LargeList(child),
+            Some(DataType::ListView(_)) => DataType::ListView(child),
+            Some(DataType::LargeListView(_)) => DataType::LargeListView(child),
             Some(DataType::FixedSizeList(_, n)) if *n >= 0 => DataType::FixedSizeList(child, *n),
             _ => DataType::List(child),
         };
@@ -502,6 +509,40 @@ pub(crate) fn leaf_type(column: &ColumnDescriptor) -> Result<DataType> {
             DataType::FixedSizeBinary(width)
         }
     })
+}
+
+/// The field metadata keys of an Arrow extension type.
+const EXTENSION_NAME_KEY: &str = "ARROW:extension:name";
+const EXTENSION_METADATA_KEY: &str = "ARROW:extension:metadata";
+
+/// The Arrow extension type pyarrow reads a logical type as (without a stored schema).
+fn extension_name(logical: &LogicalType) -> Option<&'static str> {
+    match logical {
+        LogicalType::Uuid => Some("arrow.uuid"),
+        LogicalType::Json => Some("arrow.json"),
+        _ => None,
+    }
+}
+
+/// The type a leaf read as `natural` is given when the stored type `hint` fits it, as
+/// pyarrow gives it: a timestamp keeps the file's unit and takes the stored time zone;
+/// Date64 and Time32 seconds stay as stored (Date32, Time32 milliseconds); a dictionary
+/// holds 32-bit strings and binaries.
+fn hinted_type(natural: &DataType, hint: &DataType) -> DataType {
+    use DataType as D;
+    match (natural, hint) {
+        (D::Timestamp(unit, _), D::Timestamp(_, tz)) => D::Timestamp(*unit, tz.clone()),
+        (D::Date32, D::Date64) | (D::Time32(_), D::Time32(_)) => natural.clone(),
+        (_, D::Dictionary(key, value)) => {
+            let value = match value.as_ref() {
+                D::LargeUtf8 => D::Utf8,
+                D::LargeBinary => D::Binary,
+                other => other.clone(),
+            };
+            D::Dictionary(key.clone(), Box::new(value))
+        }
+        _ => hint.clone(),
+    }
 }
 
 /// Whether a leaf read as `natural` can be given the stored type `hint`.
