@@ -93,10 +93,10 @@ fn refusal(name: &str) -> Option<&'static Refusal> {
 }
 
 /// An encrypted fixture: the options that decrypt it, and the plaintext file of its rows.
-struct Encrypted {
-    file: PathBuf,
-    args: Vec<String>,
-    reference: PathBuf,
+pub(crate) struct Encrypted {
+    pub(crate) file: PathBuf,
+    pub(crate) args: Vec<String>,
+    pub(crate) reference: PathBuf,
 }
 
 pub(crate) fn run(filters: &[String]) -> Result<(), String> {
@@ -275,7 +275,12 @@ fn check_listed(tally: &mut Tally, fixtures: &[PathBuf]) {
 }
 
 /// Writes the fixtures unless the stamp says that the same script and versions wrote them.
-fn generate(root: &Path, python: &Python, dir: &Path, fixtures: &Path) -> Result<(), String> {
+pub(crate) fn generate(
+    root: &Path,
+    python: &Python,
+    dir: &Path,
+    fixtures: &Path,
+) -> Result<(), String> {
     let xtask = root.join("xtask");
     let stamp = dir.join("fixtures.stamp");
     let scripts = xtask.join("python");
@@ -301,7 +306,7 @@ fn generate(root: &Path, python: &Python, dir: &Path, fixtures: &Path) -> Result
 
 /// The encrypted fixtures, from `encrypted.json`:
 /// `{"<file>": {"reference": "<plaintext twin>", "args": [...]}}`.
-fn encrypted(fixtures: &Path) -> Result<Vec<Encrypted>, String> {
+pub(crate) fn encrypted(fixtures: &Path) -> Result<Vec<Encrypted>, String> {
     let path = fixtures.join("encrypted.json");
     let manifest: Value =
         serde_json::from_str(&read(&path)?).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -34,12 +34,19 @@
 //!   peer shows (`WRITER_BUGS`). ORC both ways (`orc/`): files that pyarrow.orc and pyorc
 //!   write, read by pqkit; files that `pqkit convert` writes (`ours-*.orc`), read by
 //!   pyarrow.orc and pyorc; what they refuse or misread pinned in `orc/pins.rs`.
+//! - `arrow [FILTER...]`: parquet-arrow's record batches of every Parquet and ORC file of
+//!   the corpus and of `interop`'s fixtures, and of pyarrow's files of a table of every
+//!   Arrow type, against pyarrow's tables of them (as Arrow IPC files), column for column
+//!   with exact types; and those tables written by parquet-arrow's `ArrowWriter`, read
+//!   back by pyarrow as written (`arrow/`, pins in `arrow/pins.rs`).
 //!
-//! Both build pqkit with `cargo build --release -p pqkit`, unless `PQKIT` names a binary,
-//! and run Python from a virtual environment in `<target>/xtask-venv` that they create with
-//! the versions pinned in `xtask/requirements.txt` (`python3`, or `PYTHON`, makes it).
+//! `conformance` and `interop` build pqkit with `cargo build --release -p pqkit`, unless
+//! `PQKIT` names a binary; they and `arrow` run Python from a virtual environment in
+//! `<target>/xtask-venv` that they create with the versions pinned in
+//! `xtask/requirements.txt` (`python3`, or `PYTHON`, makes it).
 #![allow(clippy::print_stdout)]
 
+mod arrow;
 mod conformance;
 mod cycles;
 mod fuzz;
@@ -61,6 +68,7 @@ fn main() -> ExitCode {
         Some("corpus") => corpus(&args[1..]),
         Some("conformance") => conformance::run(&args[1..]),
         Some("interop") => interop::run(&args[1..]),
+        Some("arrow") => arrow::run(&args[1..]),
         _ => Err(usage()),
     };
     match result {
@@ -75,7 +83,7 @@ fn main() -> ExitCode {
 fn usage() -> String {
     "usage: cargo xtask cycles [CRATE...] | cargo xtask fuzz [--seconds N] [TARGET...] | \
      cargo xtask bench [ARGS...] | cargo xtask corpus [FILTER] | cargo xtask conformance [FILTER...] | \
-     cargo xtask interop [FILTER...]"
+     cargo xtask interop [FILTER...] | cargo xtask arrow [FILTER...]"
         .to_owned()
 }
 

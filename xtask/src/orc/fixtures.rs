@@ -104,7 +104,12 @@ fn check_fixture(tally: &mut Tally, pqkit: &Pqkit, file: &Path, out: &Path) {
 }
 
 /// Writes the fixtures unless the stamp says that the same scripts and versions wrote them.
-fn generate(root: &Path, python: &Python, dir: &Path, fixtures: &Path) -> Result<(), String> {
+pub(crate) fn generate(
+    root: &Path,
+    python: &Python,
+    dir: &Path,
+    fixtures: &Path,
+) -> Result<(), String> {
     let xtask = root.join("xtask");
     let scripts = xtask.join("python");
     let stamp = dir.join("orc-fixtures.stamp");

@@ -16,7 +16,7 @@ mod tables;
 mod written;
 
 pub(crate) use conformance::Corpus;
-pub(crate) use fixtures::read_side;
+pub(crate) use fixtures::{generate as generate_fixtures, read_side};
 pub(crate) use written::write_side;
 
 use crate::python::{Python, read};
