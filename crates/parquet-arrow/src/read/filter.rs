@@ -5,17 +5,18 @@ use std::cmp::Ordering;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    ArrowPrimitiveType, Date32Type, Date64Type, Decimal128Type, DurationMicrosecondType,
-    DurationMillisecondType, DurationNanosecondType, DurationSecondType, Float16Type, Float32Type,
-    Float64Type, Int8Type, Int16Type, Int32Type, Int64Type, Time32MillisecondType,
-    Time32SecondType, Time64MicrosecondType, Time64NanosecondType, TimestampMicrosecondType,
-    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType, UInt8Type, UInt16Type,
-    UInt32Type, UInt64Type,
+    ArrowPrimitiveType, Date32Type, Date64Type, Decimal32Type, Decimal64Type, Decimal128Type,
+    Decimal256Type, DurationMicrosecondType, DurationMillisecondType, DurationNanosecondType,
+    DurationSecondType, Float16Type, Float32Type, Float64Type, Int8Type, Int16Type, Int32Type,
+    Int64Type, Time32MillisecondType, Time32SecondType, Time64MicrosecondType,
+    Time64NanosecondType, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType, TimestampSecondType, UInt8Type, UInt16Type, UInt32Type, UInt64Type,
 };
 use arrow_array::{Array, ArrayRef, BooleanArray, RecordBatch};
 use arrow_buffer::{BooleanBuffer, NullBuffer};
-use arrow_schema::{ArrowError, DataType, TimeUnit};
+use arrow_schema::{ArrowError, DataType, FieldRef, TimeUnit};
 use parquet_file::{Literal, Op, Predicate};
+use std::sync::Arc;
 
 use super::ProjectionMask;
 use crate::error::{Error, Result};
@@ -75,7 +76,7 @@ fn holds(predicate: &Predicate, batch: &RecordBatch) -> Result<BooleanBuffer> {
         Predicate::Or(a, b) => &holds(a, batch)? | &holds(b, batch)?,
         Predicate::Not(a) => !&holds(a, batch)?,
         Predicate::IsNull { column, negated } => {
-            let (_, nulls) = find(batch, column.parts())?;
+            let (_, nulls, _) = find(batch, column.parts())?;
             let valid = nulls.map_or_else(
                 || BooleanBuffer::new_set(batch.num_rows()),
                 |n| n.inner().clone(),
@@ -87,8 +88,13 @@ fn holds(predicate: &Predicate, batch: &RecordBatch) -> Result<BooleanBuffer> {
             op,
             literal,
         } => {
-            let (array, nulls) = find(batch, column.parts())?;
-            let holds = compare(&array, *op, literal)?;
+            let (array, nulls, field) = find(batch, column.parts())?;
+            // A UUID compares with nothing, as in a row.
+            let holds = if field.extension_type_name() == Some("arrow.uuid") {
+                BooleanBuffer::new_unset(array.len())
+            } else {
+                compare(&array, *op, literal)?
+            };
             match nulls {
                 Some(n) => &holds & n.inner(),
                 None => holds,
@@ -98,21 +104,44 @@ fn holds(predicate: &Predicate, batch: &RecordBatch) -> Result<BooleanBuffer> {
 }
 
 /// The array at `path` (through structs), and where it or a struct around it is null.
-fn find(batch: &RecordBatch, path: &[String]) -> Result<(ArrayRef, Option<NullBuffer>)> {
+fn find(batch: &RecordBatch, path: &[String]) -> Result<(ArrayRef, Option<NullBuffer>, FieldRef)> {
     let missing = || Error::Argument(format!("no column {} in the batch", path.join(".")));
     let (first, rest) = path.split_first().ok_or_else(missing)?;
-    let mut array = batch.column_by_name(first).ok_or_else(missing)?.clone();
+    let schema = batch.schema();
+    let (index, field) = schema.fields().find(first).ok_or_else(missing)?;
+    let mut field = Arc::clone(field);
+    let mut array = Arc::clone(batch.column(index));
     let mut nulls = array.logical_nulls();
     for name in rest {
-        let child = array
-            .as_struct_opt()
-            .and_then(|s| s.column_by_name(name))
-            .ok_or_else(missing)?
-            .clone();
+        let (Some(s), DataType::Struct(fields)) = (array.as_struct_opt(), field.data_type()) else {
+            return Err(missing());
+        };
+        let (index, child_field) = fields.find(name).ok_or_else(missing)?;
+        let child = Arc::clone(s.column(index));
         nulls = NullBuffer::union(nulls.as_ref(), child.logical_nulls().as_ref());
+        field = Arc::clone(child_field);
         array = child;
     }
-    Ok((array, nulls))
+    Ok((array, nulls, field))
+}
+
+/// How the decimal `unscaled` of `scale` compares to `literal`, as
+/// [`compare_field`](parquet_core::filter::compare_field) compares a decimal: exactly
+/// against an integer, as a float against a float.
+fn decimal(unscaled: Option<i128>, scale: i8, literal: &Literal) -> Option<Ordering> {
+    let unscaled = unscaled?;
+    let scale = u32::try_from(scale).ok()?;
+    match literal {
+        Literal::Int(l) => 10_i128
+            .checked_pow(scale)
+            .and_then(|p| l.checked_mul(p))
+            .map(|scaled| unscaled.cmp(&scaled)),
+        #[allow(clippy::cast_precision_loss)]
+        Literal::Float(f) => {
+            (unscaled as f64 / 10_f64.powi(i32::try_from(scale).ok()?)).partial_cmp(f)
+        }
+        _ => None,
+    }
 }
 
 /// Where `array`'s values compare to `literal` as `op` says (nulls aside).
@@ -172,17 +201,35 @@ fn compare(array: &ArrayRef, op: Op, literal: &Literal) -> Result<BooleanBuffer>
             let v = array.as_primitive::<Float64Type>().values();
             by(&|i| number(v[i]))
         }
+        DataType::Decimal32(_, scale) => {
+            let v = array.as_primitive::<Decimal32Type>().values();
+            by(&|i| decimal(Some(i128::from(v[i])), *scale, literal))
+        }
+        DataType::Decimal64(_, scale) => {
+            let v = array.as_primitive::<Decimal64Type>().values();
+            by(&|i| decimal(Some(i128::from(v[i])), *scale, literal))
+        }
         DataType::Decimal128(_, scale) => {
             let v = array.as_primitive::<Decimal128Type>().values();
-            let scale = u32::try_from(*scale).unwrap_or(0);
-            by(&|i| match literal {
-                Literal::Int(l) => 10_i128
-                    .checked_pow(scale)
-                    .and_then(|p| l.checked_mul(p))
-                    .map(|scaled| v[i].cmp(&scaled)),
-                #[allow(clippy::cast_precision_loss)]
-                _ => number(v[i] as f64 / 10_f64.powi(i32::try_from(scale).unwrap_or(0))),
+            by(&|i| decimal(Some(v[i]), *scale, literal))
+        }
+        DataType::Decimal256(_, scale) => {
+            let v = array.as_primitive::<Decimal256Type>().values();
+            // Past 128 bits, as a float: far beyond any literal's exact range anyway.
+            by(&|i| match v[i].to_i128() {
+                Some(x) => decimal(Some(x), *scale, literal),
+                None => number(
+                    v[i].to_string().parse::<f64>().unwrap_or(f64::NAN)
+                        / 10_f64.powi(i32::from(*scale)),
+                ),
             })
+        }
+        DataType::FixedSizeBinary(_) => {
+            let Literal::Str(l) = literal else {
+                return Ok(BooleanBuffer::new_unset(n));
+            };
+            let v = array.as_fixed_size_binary();
+            by(&|i| Some(v.value(i).cmp(l.as_bytes())))
         }
         DataType::Boolean => {
             let v = array.as_boolean();

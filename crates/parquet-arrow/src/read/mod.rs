@@ -10,7 +10,11 @@ mod selection;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader};
+use arrow_array::cast::AsArray as _;
+use arrow_array::{
+    Array as _, ArrayRef, RecordBatch, RecordBatchOptions, RecordBatchReader, StructArray,
+};
+use arrow_schema::DataType;
 use arrow_schema::{ArrowError, SchemaRef};
 use parquet_file::{
     ColumnBatch, ColumnChunkReader, ColumnPath, FileMetaData, FileReader, Predicate,
@@ -270,14 +274,11 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
         let filter_keep = match (&self.filter, &filter_columns) {
             (Some(_), Some(columns)) => {
                 let fshapes = shape_of(&parquet, columns, key_value)?;
-                Some(
-                    fshapes
-                        .iter()
-                        .filter_map(|f| {
-                            shapes.iter().position(|s| s.field.name() == f.field.name())
-                        })
-                        .collect::<Vec<_>>(),
-                )
+                let keep = fshapes
+                    .iter()
+                    .filter_map(|f| shapes.iter().position(|s| s.field.name() == f.field.name()))
+                    .collect::<Vec<_>>();
+                Some((keep, Arc::new(schema_of(&fshapes, key_value))))
             }
             _ => None,
         };
@@ -458,7 +459,8 @@ pub struct ParquetRecordBatchReader<S> {
     ready: VecDeque<RecordBatch>,
     batch_size: usize,
     predicate: Option<Predicate>,
-    filter: Option<(RowFilter, Vec<usize>)>,
+    /// The row filter, the read fields it is shown, and their schema.
+    filter: Option<(RowFilter, (Vec<usize>, SchemaRef))>,
     offset: usize,
     limit: Option<usize>,
     done: bool,
@@ -521,17 +523,7 @@ impl<S: Source> ParquetRecordBatchReader<S> {
             if batch.num_rows() == 0 {
                 continue;
             }
-            let columns = self
-                .keep
-                .iter()
-                .map(|&i| Arc::clone(batch.column(i)))
-                .collect();
-            let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
-            return Ok(Some(RecordBatch::try_new_with_options(
-                Arc::clone(&self.schema),
-                columns,
-                &options,
-            )?));
+            return project(&batch, &self.keep, &self.schema).map(Some);
         }
         Ok(None)
     }
@@ -543,8 +535,8 @@ impl<S: Source> ParquetRecordBatchReader<S> {
             let mask = filter::evaluate(predicate, &batch)?;
             batch = arrow_select::filter::filter_record_batch(&batch, &mask)?;
         }
-        if let Some((filter, columns)) = &mut self.filter {
-            let input = batch.project(columns)?;
+        if let Some((filter, (columns, schema))) = &mut self.filter {
+            let input = project(&batch, columns, schema)?;
             let mask = filter.predicate.evaluate(input)?;
             batch = arrow_select::filter::filter_record_batch(&batch, &mask)?;
         }
@@ -565,6 +557,50 @@ impl<S: Source> ParquetRecordBatchReader<S> {
             batch.slice(skip, len)
         }
     }
+}
+
+/// The columns `keep` of `batch` as a batch of `schema`: a struct read with more fields
+/// (for a predicate or a filter) keeps only those of `schema`.
+fn project(batch: &RecordBatch, keep: &[usize], schema: &SchemaRef) -> Result<RecordBatch> {
+    let columns = keep
+        .iter()
+        .zip(schema.fields())
+        .map(|(&i, field)| narrow(batch.column(i), field.data_type()))
+        .collect::<Result<Vec<_>>>()?;
+    let options = RecordBatchOptions::new().with_row_count(Some(batch.num_rows()));
+    Ok(RecordBatch::try_new_with_options(
+        Arc::clone(schema),
+        columns,
+        &options,
+    )?)
+}
+
+/// `array` with the struct fields of `target` only, at every depth of structs.
+fn narrow(array: &ArrayRef, target: &DataType) -> Result<ArrayRef> {
+    if array.data_type() == target {
+        return Ok(Arc::clone(array));
+    }
+    let (Some(from), DataType::Struct(fields)) = (array.as_struct_opt(), target) else {
+        return Err(crate::error::unsupported(format!(
+            "{} read where {target} is wanted",
+            array.data_type()
+        )));
+    };
+    let children = fields
+        .iter()
+        .map(|f| {
+            let child = from.column_by_name(f.name()).ok_or_else(|| {
+                crate::error::unsupported(format!("no field {} in the struct read", f.name()))
+            })?;
+            narrow(child, f.data_type())
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(Arc::new(StructArray::try_new_with_length(
+        fields.clone(),
+        children,
+        from.nulls().cloned(),
+        from.len(),
+    )?))
 }
 
 /// The arrays of `shapes` from the leaves' batches (the leaves of the shapes in order).

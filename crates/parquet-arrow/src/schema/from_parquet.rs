@@ -495,9 +495,8 @@ pub(crate) fn leaf_type(column: &ColumnDescriptor) -> Result<DataType> {
         (P::Int96, _) => DataType::Timestamp(TimeUnit::Nanosecond, None),
         (P::Float, _) => DataType::Float32,
         (P::Double, _) => DataType::Float64,
-        (P::ByteArray, LogicalType::String | LogicalType::Enum | LogicalType::Json) => {
-            DataType::Utf8
-        }
+        // ENUM is bytes to pyarrow (arrow-rs reads text).
+        (P::ByteArray, LogicalType::String | LogicalType::Json) => DataType::Utf8,
         (P::ByteArray, _) => DataType::Binary,
         (P::FixedLenByteArray, LogicalType::Float16) if column.type_length == 2 => {
             DataType::Float16
@@ -531,8 +530,14 @@ fn extension_name(logical: &LogicalType) -> Option<&'static str> {
 fn hinted_type(natural: &DataType, hint: &DataType) -> DataType {
     use DataType as D;
     match (natural, hint) {
-        (D::Timestamp(unit, _), D::Timestamp(_, tz)) => D::Timestamp(*unit, tz.clone()),
-        (D::Date32, D::Date64) | (D::Time32(_), D::Time32(_)) => natural.clone(),
+        // An instant in UTC takes the stored zone (pyarrow's "UTC" when there is none);
+        // a local date and time (and INT96) stays without one.
+        (D::Timestamp(unit, Some(utc)), D::Timestamp(_, tz)) => {
+            D::Timestamp(*unit, Some(tz.clone().unwrap_or_else(|| utc.clone())))
+        }
+        (D::Timestamp(..), D::Timestamp(..))
+        | (D::Date32, D::Date64)
+        | (D::Time32(_), D::Time32(_)) => natural.clone(),
         (_, D::Dictionary(key, value)) => {
             let value = match value.as_ref() {
                 D::LargeUtf8 => D::Utf8,
@@ -557,7 +562,8 @@ fn leaf_hint_fits(natural: &DataType, hint: &DataType) -> bool {
         | (D::Int32, D::Date32 | D::Time32(_))
         | (D::Date32, D::Date64)
         | (D::Time32(TimeUnit::Millisecond), D::Time32(TimeUnit::Second))
-        | (D::Int64 | D::Timestamp(..), D::Timestamp(..) | D::Duration(_) | D::Date64)
+        | (D::Timestamp(..), D::Timestamp(..))
+        | (D::Int64, D::Duration(_) | D::Date64)
         | (D::Int64 | D::Time64(_), D::Time64(_))
         | (D::FixedSizeBinary(2), D::Float16) => true,
         (D::Decimal128(p, s) | D::Decimal256(p, s), hint) => match hint {
