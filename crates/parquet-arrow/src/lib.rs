@@ -16,6 +16,12 @@
 //! - [`ArrowWriter`] writes record batches through `parquet-file`'s writer with all its
 //!   [`WriterOptions`](parquet_file::WriterOptions), storing `ARROW:schema` as pyarrow
 //!   does, so that pyarrow reads back the Arrow types written.
+//! - With the `object_store` feature, `ParquetObjectReader` reads files in an object
+//!   store: the footer with one suffix request sized by a hint, then the page index, Bloom
+//!   filters and column chunks (or only the pages of the rows selected) that a read needs,
+//!   fetched ahead with coalesced range requests, for the same builder to decode.
+//! - [`ParquetRecordBatchReaderBuilder::with_parallelism`] decodes row groups on rayon's
+//!   thread pool, giving the same batches in the same order.
 //! - [`OrcRecordBatchReaderBuilder`] reads ORC files the same way, with ORC's types mapped
 //!   as Arrow C++ maps them ([`orc_to_arrow_schema`]).
 //!
@@ -59,11 +65,15 @@
 #![forbid(unsafe_code)]
 
 mod error;
+#[cfg(feature = "object_store")]
+mod object_store;
 mod orc;
 mod read;
 mod schema;
 mod write;
 
+#[cfg(feature = "object_store")]
+pub use self::object_store::{FetchedBytes, ParquetObjectBuilder, ParquetObjectReader};
 pub use error::{Error, Result};
 pub use orc::{OrcRecordBatchReader, OrcRecordBatchReaderBuilder, orc_to_arrow_schema};
 pub use read::{

@@ -26,6 +26,7 @@ use crate::schema::{ArrowShape, schema_of, shape_of};
 use assemble::{LeafBatch, Slots, build};
 pub use filter::{ArrowPredicate, RowFilter};
 pub use selection::ProjectionMask;
+pub(crate) use selection::plan;
 
 /// The rows of a batch when none is set, as arrow-rs reads.
 const DEFAULT_BATCH_SIZE: usize = 1024;
@@ -293,7 +294,7 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
                 "row group {bad} of a file of {num_groups}"
             )));
         }
-        let plan = selection::plan(
+        let plan = plan(
             &self.reader,
             &row_groups,
             self.selection.as_ref(),

@@ -87,7 +87,7 @@ pub(crate) fn plan<S: Source>(
     let mut plans = Vec::with_capacity(row_groups.len());
     let mut start = 0u64;
     for &row_group in row_groups {
-        let num_rows = reader.metadata().row_groups()[row_group].num_rows();
+        let num_rows = reader.metadata().row_group(row_group)?.num_rows();
         let mut rows = selection.map(|s| {
             RowSelection::from_ranges(s.ranges().iter().filter_map(|r| {
                 let lo = r.start.max(start);
