@@ -219,7 +219,13 @@ pub(crate) fn matches(pattern: &str, file: &str) -> bool {
 /// The pin of the column `column` of the file `file` in [`COLUMNS`]: its index there, and
 /// the fields it pins.
 pub(crate) fn column_pin(file: &str, column: &str) -> Option<(usize, &'static Column)> {
-    COLUMNS.iter().enumerate().find_map(|(i, pin)| {
+    first_pin(COLUMNS, file, column)
+}
+
+/// The first pin of `pins` naming the column `column` of the file `file`: its index in
+/// `pins`, and the fields it pins.
+fn first_pin<'a>(pins: &'a [ColumnPin], file: &str, column: &str) -> Option<(usize, &'a Column)> {
+    pins.iter().enumerate().find_map(|(i, pin)| {
         if !pin.files.iter().any(|f| matches(f, file)) {
             return None;
         }
@@ -385,11 +391,34 @@ mod tests {
 
     #[test]
     fn patterns_name_files() {
+        const fn column(pyarrow: &'static str) -> Column {
+            Column {
+                name: "timestamp_s",
+                ours: "Timestamp(s)",
+                pyarrow,
+            }
+        }
+        const MICROS: &[Column] = &[column("Timestamp(µs)")];
+        const MILLIS: &[Column] = &[column("Timestamp(ms)")];
         assert!(matches("pyarrow-flat-*", "pyarrow-flat-zstd-v1.parquet"));
         assert!(!matches("pyarrow-flat-*", "pyarrow-nested-zstd-v1.parquet"));
         assert!(matches("a.parquet", "a.parquet"));
         assert!(!matches("a.parquet", "a.parquet2"));
-        let pin = |file, column| column_pin(file, column).map(|(i, c)| (i, c.pyarrow));
+        let pins = [
+            ColumnPin {
+                files: &["pyarrow-flat-format-1.0.parquet"],
+                columns: MICROS,
+                kind: Kind::OnPurpose,
+                why: "format 1.0 has no milliseconds",
+            },
+            ColumnPin {
+                files: &["pyarrow-flat-*"],
+                columns: MILLIS,
+                kind: Kind::OnPurpose,
+                why: "Parquet has no seconds",
+            },
+        ];
+        let pin = |file, column| first_pin(&pins, file, column).map(|(i, c)| (i, c.pyarrow));
         assert_eq!(
             pin("pyarrow-flat-zstd-v1.parquet", "timestamp_s"),
             Some((1, "Timestamp(ms)"))
@@ -399,6 +428,7 @@ mod tests {
             Some((0, "Timestamp(µs)"))
         );
         assert_eq!(pin("pyarrow-flat-zstd-v1.parquet", "date32"), None);
+        assert_eq!(pin("pyarrow-nested-zstd-v1.parquet", "timestamp_s"), None);
     }
 
     #[test]
