@@ -520,10 +520,23 @@ fn selected_rows_skip_the_other_pages() {
     assert_eq!(matching, 10);
 }
 
-/// A file in memory that counts the bytes read from it.
+/// A file in memory that records the ranges read from it.
 struct Counting {
     bytes: Bytes,
-    read: std::cell::Cell<usize>,
+    reads: std::cell::RefCell<Vec<std::ops::Range<u64>>>,
+}
+
+impl Counting {
+    fn new(bytes: &'static [u8]) -> Self {
+        Self {
+            bytes: Bytes::from_static(bytes),
+            reads: std::cell::RefCell::default(),
+        }
+    }
+
+    fn bytes_read(&self) -> u64 {
+        self.reads.borrow().iter().map(|r| r.end - r.start).sum()
+    }
 }
 
 impl Source for Counting {
@@ -532,31 +545,27 @@ impl Source for Counting {
     }
 
     fn read_at(&self, offset: u64, len: usize) -> std::io::Result<Bytes> {
-        self.read.set(self.read.get() + len);
+        self.reads.borrow_mut().push(offset..offset + len as u64);
         self.bytes.read_at(offset, len)
     }
 }
 
 #[test]
 fn selected_rows_read_only_their_pages() {
-    let counting = Counting {
-        bytes: Bytes::from_static(PAGES),
-        read: std::cell::Cell::new(0),
-    };
-    let reader = FileReader::open(counting).unwrap();
+    let reader = FileReader::open(Counting::new(PAGES)).unwrap();
     let chunks: u64 = reader.metadata().row_groups()[1]
         .columns()
         .iter()
         .map(|c| c.metadata().unwrap().total_compressed_size())
         .sum();
     let rows = |projection| {
-        let before = reader.source().read.get();
+        let before = reader.source().bytes_read();
         let n = reader
             .rows_with(projection)
             .unwrap()
             .map(Result::unwrap)
             .count();
-        (n, (reader.source().read.get() - before) as u64)
+        (n, reader.source().bytes_read() - before)
     };
     let (n, whole) = rows(Projection::all().row_groups([1]));
     assert_eq!((n, whole), (500, chunks));
@@ -565,6 +574,33 @@ fn selected_rows_read_only_their_pages() {
     let (n, read) = rows(Projection::all().row_groups([1]).select_rows(1, selection));
     assert_eq!(n, 11);
     assert!(read * 2 < whole, "{read} bytes of {whole}");
+}
+
+#[test]
+fn chunk_ranges_are_what_chunk_readers_read() {
+    let reader = FileReader::open(Counting::new(PAGES)).unwrap();
+    let rows = RowSelection::from_ranges([200..250, 499..500]);
+    let mut sizes = Vec::new();
+    for selection in [None, Some(&rows)] {
+        let ranges = reader.column_chunk_ranges(1, 0, selection).unwrap();
+        reader.source().reads.borrow_mut().clear();
+        match selection {
+            Some(rows) => reader.column_chunk_selected(1, 0, rows),
+            None => reader.column_chunk(1, 0),
+        }
+        .unwrap();
+        // A selected read reads the offset index first, then the ranges.
+        let reads = reader.source().reads.take();
+        assert!(reads.ends_with(&ranges), "{reads:?} after {ranges:?}");
+        assert_eq!(reads.len() - ranges.len(), usize::from(selection.is_some()));
+        sizes.push(ranges.iter().map(|r| r.end - r.start).sum::<u64>());
+    }
+    let whole = reader.metadata().row_groups()[1].columns()[0]
+        .metadata()
+        .unwrap()
+        .total_compressed_size();
+    assert_eq!(sizes[0], whole);
+    assert!(sizes[1] * 2 < whole, "{sizes:?}");
 }
 
 #[test]

@@ -4,15 +4,11 @@
 
 use std::ops::Range;
 
-use parquet_file::{FileReader, OffsetIndex, Op, Predicate, RowSelection, Schema};
+use parquet_file::{FileReader, Op, Predicate, Schema};
 
 use super::FetchedBytes;
 use crate::error::Result;
 use crate::read::GroupPlan;
-
-/// The most bytes a dictionary page header takes: parquet-file reads that much past the
-/// chunks of the writers that leave it out of their size (PARQUET-816).
-const MAX_DICTIONARY_HEADER: u64 = 100;
 
 /// The bytes fetched of a Bloom filter whose length the metadata does not give: its
 /// header (parquet-file reads at most this much of it first).
@@ -157,67 +153,13 @@ pub(super) fn data_ranges(
     plans: &[GroupPlan],
     columns: &[usize],
 ) -> Result<Vec<Range<u64>>> {
-    let data_end = reader.data_end();
-    let understated = reader.metadata().understates_chunk_sizes();
     let mut out = Vec::new();
     for plan in plans {
         for &column in columns {
-            let meta = reader
-                .metadata()
-                .column_chunk_metadata(plan.row_group, column)?;
-            if meta.num_values() == 0 {
-                continue;
-            }
-            let start = meta.start();
-            let mut len = meta.total_compressed_size();
-            if start < 4 || start.checked_add(len).is_none_or(|end| end > data_end) {
-                // The reader reports it before reading.
-                continue;
-            }
-            if understated {
-                len += (data_end - start - len).min(MAX_DICTIONARY_HEADER);
-            }
-            let offsets = match &plan.rows {
-                Some(_) => reader.offset_index(plan.row_group, column)?,
-                None => None,
-            };
-            match (offsets, &plan.rows) {
-                (Some(offsets), Some(rows)) => {
-                    selected_ranges(&offsets, rows, start, plan.num_rows, &mut out);
-                }
-                _ => out.push(start..start + len),
-            }
+            out.extend(reader.column_chunk_ranges(plan.row_group, column, plan.rows.as_ref())?);
         }
     }
     Ok(out)
-}
-
-/// The byte ranges of a chunk starting at `start` that the rows of `rows` need: what
-/// precedes its first data page, and the pages holding a selected row (as
-/// `FileReader::column_chunk_selected` reads them).
-fn selected_ranges(
-    offsets: &OffsetIndex,
-    rows: &RowSelection,
-    start: u64,
-    group_rows: u64,
-    out: &mut Vec<Range<u64>>,
-) {
-    let locations = &offsets.page_locations;
-    if let Some(first) = locations.first().map(|l| l.offset)
-        && first > start
-    {
-        out.push(start..first);
-    }
-    for (location, page) in locations.iter().zip(offsets.page_rows(group_rows)) {
-        if rows
-            .next_selected(page.start)
-            .is_none_or(|row| row >= page.end)
-        {
-            continue;
-        }
-        let from = location.offset;
-        out.push(from..from + u64::from(location.compressed_page_size));
-    }
 }
 
 #[cfg(test)]

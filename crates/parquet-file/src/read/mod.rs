@@ -315,28 +315,19 @@ impl<S: Source> FileReader<S> {
             has_dictionary: meta.has_dictionary_page(),
             limits: self.options.limits,
         };
-        if meta.num_values() == 0 {
+        let Some(ranges) = self.chunk_ranges(row_group, column, meta, rows)? else {
             // An empty chunk (of an empty row group): some writers give it no offsets.
             let selection = rows.map(|rows| ChunkSelection {
                 rows: rows.clone(),
                 pages: None,
             });
             return Ok((PageReader::new(Vec::new(), 0, info), selection));
-        }
-        let range = self
-            .chunk_range(meta)
-            .in_row_group(row_group)
-            .in_column(path)?;
-        let offsets = match rows {
-            Some(_) => self.offset_index(row_group, column)?,
-            None => None,
         };
-        let parts = match (&offsets, rows) {
-            (Some(offsets), Some(rows)) => {
-                selected_ranges(offsets, rows, range.start, group.num_rows())
-            }
-            _ => vec![range.clone()],
-        };
+        let ChunkRanges {
+            start,
+            parts,
+            offsets,
+        } = ranges;
         let parts = parts
             .into_iter()
             .map(|r| {
@@ -352,7 +343,66 @@ impl<S: Source> FileReader<S> {
             rows: rows.intersect(&RowSelection::all(group.num_rows())),
             pages: offsets.map(|o| o.page_locations),
         });
-        Ok((PageReader::new(parts, range.start, info), selection))
+        Ok((PageReader::new(parts, start, info), selection))
+    }
+
+    /// The byte ranges of the source that a reader of column chunk `column` of row group
+    /// `row_group` reads: those of [`column_chunk`](Self::column_chunk), or with `rows`,
+    /// of [`column_chunk_selected`](Self::column_chunk_selected). For fetching them ahead
+    /// of the read, from an object store for instance. With `rows`, the chunk's offset
+    /// index is read from the source.
+    ///
+    /// # Errors
+    ///
+    /// As [`column_chunk_selected`](Self::column_chunk_selected).
+    pub fn column_chunk_ranges(
+        &self,
+        row_group: usize,
+        column: usize,
+        rows: Option<&RowSelection>,
+    ) -> Result<Vec<Range<u64>>> {
+        let (_, meta, _) = self.chunk(row_group, column)?;
+        Ok(self
+            .chunk_ranges(row_group, column, meta, rows)?
+            .map(|r| r.parts)
+            .unwrap_or_default())
+    }
+
+    /// What a reader of the chunk `meta` (of `column` in `row_group`) reads: the whole
+    /// chunk, or with `rows` and an offset index, the pages holding a selected row.
+    /// `None` for a chunk without values, which is not read.
+    fn chunk_ranges(
+        &self,
+        row_group: usize,
+        column: usize,
+        meta: &ColumnChunkMetaData,
+        rows: Option<&RowSelection>,
+    ) -> Result<Option<ChunkRanges>> {
+        if meta.num_values() == 0 {
+            return Ok(None);
+        }
+        let range = self
+            .chunk_range(meta)
+            .in_row_group(row_group)
+            .in_column(&self.schema().column(column)?.path)?;
+        let offsets = match rows {
+            Some(_) => self.offset_index(row_group, column)?,
+            None => None,
+        };
+        let parts = match (&offsets, rows) {
+            (Some(offsets), Some(rows)) => selected_ranges(
+                offsets,
+                rows,
+                range.start,
+                self.metadata().row_group(row_group)?.num_rows(),
+            ),
+            _ => vec![range.clone()],
+        };
+        Ok(Some(ChunkRanges {
+            start: range.start,
+            parts,
+            offsets,
+        }))
     }
 
     /// The rows of every row group, every column.
@@ -492,6 +542,16 @@ impl<S: Source> FileReader<S> {
     pub fn verify(&self) -> Result<Verification> {
         verify::verify(self)
     }
+}
+
+/// The byte ranges a reader of a column chunk reads.
+struct ChunkRanges {
+    /// Where the chunk starts.
+    start: u64,
+    /// The ranges read: the chunk, or the parts of it that the rows selected need.
+    parts: Vec<Range<u64>>,
+    /// The chunk's offset index, when it chose the parts.
+    offsets: Option<OffsetIndex>,
 }
 
 /// The byte ranges of a chunk starting at `start` that the rows of `rows` need: what
