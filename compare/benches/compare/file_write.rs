@@ -85,13 +85,13 @@ const TRUNCATE: usize = 64;
 
 /// A codec as both sides name it.
 #[derive(Debug, Clone, Copy)]
-struct Codecs {
-    name: &'static str,
-    ours: parquet_compress::Compression,
-    theirs: Compression,
+pub(crate) struct Codecs {
+    pub(crate) name: &'static str,
+    pub(crate) ours: parquet_compress::Compression,
+    pub(crate) theirs: Compression,
 }
 
-fn codecs() -> [Codecs; 5] {
+pub(crate) fn codecs() -> [Codecs; 5] {
     let ours = |codec: Codec, level: Option<i32>| match level {
         Some(level) => parquet_compress::Compression::with_level(codec, level).unwrap(),
         None => parquet_compress::Compression::new(codec),
@@ -138,7 +138,11 @@ fn ours_encoding(encoding: Encoding) -> parquet_file::Encoding {
 }
 
 /// parquet-kit's options for `scheme` and `codec`, page CRCs on or off.
-fn ours_options(scheme: Scheme, codec: parquet_compress::Compression, crc: bool) -> WriterOptions {
+pub(crate) fn ours_options(
+    scheme: Scheme,
+    codec: parquet_compress::Compression,
+    crc: bool,
+) -> WriterOptions {
     let mut options = WriterOptions::new()
         .with_compression(codec)
         .with_dictionary(scheme == Scheme::Dictionary)
@@ -167,7 +171,7 @@ fn ours_options(scheme: Scheme, codec: parquet_compress::Compression, crc: bool)
 }
 
 /// arrow-rs's properties for `scheme` and `codec`.
-fn theirs_properties(scheme: Scheme, codec: Compression) -> WriterProperties {
+pub(crate) fn theirs_properties(scheme: Scheme, codec: Compression) -> WriterProperties {
     let mut properties = WriterProperties::builder()
         .set_compression(codec)
         .set_dictionary_enabled(scheme == Scheme::Dictionary)
@@ -244,7 +248,7 @@ impl ArrowStrings {
 }
 
 /// arrow-rs's arrow writer's input: 64 Ki-row `RecordBatch`es.
-fn record_batches(data: &Data) -> Vec<RecordBatch> {
+pub(crate) fn record_batches(data: &Data) -> Vec<RecordBatch> {
     fn text(bytes: &[u8]) -> &str {
         std::str::from_utf8(bytes).unwrap()
     }

@@ -7,6 +7,7 @@
 //! first checks that both implementations decode the same bytes to the same values.
 
 mod arrow_read;
+mod arrow_write;
 mod bitpack;
 mod byte_stream_split;
 mod compress;
@@ -17,6 +18,7 @@ mod encoders;
 mod file_read;
 mod file_write;
 mod footer;
+mod nested;
 mod orc_read;
 mod orc_rle;
 mod plain;
@@ -115,6 +117,7 @@ fn main() {
     file_read::run(&mut bench);
     file_write::run(&mut bench);
     arrow_read::run(&mut bench);
+    arrow_write::run(&mut bench);
     orc_rle::run(&mut bench);
     orc_read::run(&mut bench);
     println!("{}", table(&bench.rows));
