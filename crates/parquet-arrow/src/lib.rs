@@ -12,7 +12,11 @@
 //!   `ARROW:schema` that arrow-rs and pyarrow store is honoured where the Parquet type can
 //!   be read as it says: large, view and dictionary strings and binaries, time zones,
 //!   durations, Float16, large and fixed-size lists, seconds and Date64 stored coarser.
-//!   Nested lists, maps and structs come with their nulls at every level.
+//!   Nested lists, maps and structs come with their nulls at every level. A
+//!   dictionary-encoded string or binary column read as a dictionary or view array is
+//!   built from its dictionary indices: the column chunk's dictionary is converted (and
+//!   checked as UTF-8) once, its array shared by every batch as the dictionary's values
+//!   or as the buffer the views point into, with no copy of the strings per batch.
 //! - [`ArrowWriter`] writes record batches through `parquet-file`'s writer with all its
 //!   [`WriterOptions`](parquet_file::WriterOptions), storing `ARROW:schema` as pyarrow
 //!   does, so that pyarrow reads back the Arrow types written.

@@ -141,7 +141,7 @@ mod schema;
 mod value;
 mod write;
 
-pub use column::{ColumnBatch, ColumnChunkReader};
+pub use column::{ColumnBatch, ColumnChunkReader, DictionaryIndices};
 pub use error::{Error, ErrorKind, Location, Result};
 pub use filter::{Literal, LiteralExt, Op, Predicate, PredicateExt};
 pub use index::{
@@ -178,3 +178,4 @@ pub use parquet_bloom::Sbbf;
 pub use parquet_compress::{Codec, Compression};
 pub use parquet_core::{ByteArrayBatch, FixedLenByteArrayBatch, Int96, PhysicalType};
 pub use parquet_crypto::{Algorithm, Key, KeyMap, KeyRetriever};
+pub use parquet_dictionary::ByteArrayDictionary;

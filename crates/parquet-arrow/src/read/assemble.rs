@@ -12,6 +12,7 @@ use arrow_buffer::{BooleanBuffer, NullBuffer, OffsetBuffer, ScalarBuffer};
 use arrow_schema::DataType;
 use parquet_file::{ColumnBatch, ColumnDescriptor};
 
+use super::dictionary::{DictionaryCache, indices_array};
 use super::leaf::leaf_array;
 use crate::error::{Result, invalid, unsupported};
 use crate::schema::{ArrowShape, ShapeKind};
@@ -20,6 +21,9 @@ use crate::schema::{ArrowShape, ShapeKind};
 pub(crate) struct LeafBatch {
     pub(crate) column: ColumnDescriptor,
     pub(crate) batch: ColumnBatch,
+    /// The column chunk's dictionary as an Arrow array, when the batch keeps dictionary
+    /// indices.
+    pub(crate) dictionary: DictionaryCache,
 }
 
 impl LeafBatch {
@@ -100,8 +104,13 @@ pub(crate) fn build(
                 return Err(unsupported("a leaf without its column"));
             };
             let nulls = validity(leaf, slots, leaf.column.max_def_level);
+            let target = shape.field.data_type();
+            if let Some(indices) = leaf.batch.take_dictionary_indices() {
+                let cache = &mut leaf.dictionary;
+                return indices_array(indices, cache, &leaf.column, target, nulls, len);
+            }
             let values = leaf.batch.take_values();
-            leaf_array(values, &leaf.column, shape.field.data_type(), nulls, len)
+            leaf_array(values, &leaf.column, target, nulls, len)
         }
         ShapeKind::Struct { def, children } => {
             let nulls = match (shape.field.is_nullable(), leaves.first(), slots.first()) {

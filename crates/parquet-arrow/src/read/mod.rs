@@ -17,12 +17,12 @@ use arrow_array::{
 use arrow_schema::DataType;
 use arrow_schema::{ArrowError, SchemaRef};
 use parquet_file::{
-    ColumnBatch, ColumnChunkReader, ColumnPath, FileMetaData, FileReader, Predicate,
+    ColumnBatch, ColumnChunkReader, ColumnPath, FileMetaData, FileReader, PhysicalType, Predicate,
     PredicateExt as _, ReadOptions, RowSelection, Source,
 };
 
 use crate::error::{Error, Result};
-use crate::schema::{ArrowShape, schema_of, shape_of};
+use crate::schema::{ArrowShape, ShapeKind, schema_of, shape_of};
 use assemble::{LeafBatch, Slots, build};
 pub use filter::{ArrowPredicate, RowFilter};
 pub use selection::ProjectionMask;
@@ -367,20 +367,27 @@ impl Group {
     ) -> Result<Self> {
         let mut columns = Vec::new();
         for shape in shapes {
-            shape.columns(&mut columns);
+            leaf_types(shape, &mut columns);
         }
         let parquet = reader.schema();
         let mut chunks = Vec::with_capacity(columns.len());
         let mut leaves = Vec::with_capacity(columns.len());
-        for c in columns {
+        for (c, target) in columns {
             let column = parquet.column(c)?.clone();
             let chunk = match &plan.rows {
                 Some(rows) => reader.column_chunk_selected(plan.row_group, c, rows)?,
                 None => reader.column_chunk(plan.row_group, c)?,
             };
-            let batch = ColumnBatch::new(&column);
+            let mut batch = ColumnBatch::new(&column);
+            if column.physical_type == PhysicalType::ByteArray && dictionary::from_indices(target) {
+                batch.keep_dictionary(true);
+            }
             chunks.push(chunk);
-            leaves.push(LeafBatch { column, batch });
+            leaves.push(LeafBatch {
+                column,
+                batch,
+                dictionary: dictionary::DictionaryCache::default(),
+            });
         }
         let remaining = plan
             .rows
@@ -441,6 +448,19 @@ impl Group {
             batches.push(batch);
         }
         Ok(batches)
+    }
+}
+
+/// The leaf columns of `shape`, in order, and the Arrow type each is read as.
+fn leaf_types<'a>(shape: &'a ArrowShape, out: &mut Vec<(usize, &'a DataType)>) {
+    match &shape.kind {
+        ShapeKind::Leaf { column } => out.push((*column, shape.field.data_type())),
+        ShapeKind::Struct { children, .. } => {
+            for child in children {
+                leaf_types(child, out);
+            }
+        }
+        ShapeKind::List { child, .. } => leaf_types(child, out),
     }
 }
 

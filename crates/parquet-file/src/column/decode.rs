@@ -2,6 +2,8 @@
 //! the caller sizes: the level decoders and the value decoder, borrowing the page's bytes,
 //! which the [`PageCursor`] owns beside them.
 
+use std::sync::Arc;
+
 use parquet_core::{FixedWidth, Int96, PhysicalType};
 use parquet_delta::binary_packed::Integer;
 use parquet_dictionary::{
@@ -9,6 +11,7 @@ use parquet_dictionary::{
 };
 use parquet_plain::PlainType;
 
+use super::Kept;
 use crate::error::{Decoding as _, Error, Result};
 use crate::metadata::Encoding;
 use crate::page::{DataPage, Levels, level_width};
@@ -27,7 +30,8 @@ pub(crate) enum Dict {
     Int96(Dictionary<Int96>),
     Float(Dictionary<f32>),
     Double(Dictionary<f64>),
-    ByteArray(ByteArrayDictionary),
+    /// Shared with the batches that keep indices into it.
+    ByteArray(Arc<ByteArrayDictionary>),
     Fixed(FixedLenByteArrayDictionary),
 }
 
@@ -84,9 +88,9 @@ impl Dict {
             PhysicalType::Double => {
                 Self::Double(Dictionary::try_from_page(data, num_values).decoding(what)?)
             }
-            PhysicalType::ByteArray => Self::ByteArray(
+            PhysicalType::ByteArray => Self::ByteArray(Arc::new(
                 ByteArrayDictionary::try_from_page(data, num_values).decoding(what)?,
-            ),
+            )),
             PhysicalType::FixedLenByteArray => Self::Fixed(
                 FixedLenByteArrayDictionary::try_from_page(data, column.type_length, num_values)
                     .decoding(what)?,
@@ -457,10 +461,25 @@ impl<'a> ValueDecoder<'a> {
         }
     }
 
-    /// Appends exactly `n` values to `out`, looking dictionary indices up in `dict`.
-    fn decode(&mut self, n: usize, dict: Option<&Dict>, out: &mut ColumnValues) -> Result<()> {
+    /// Appends exactly `n` values to `out`, looking dictionary indices up in `dict`, or
+    /// their indices to `kept` when it takes them.
+    fn decode(
+        &mut self,
+        n: usize,
+        dict: Option<&Dict>,
+        out: &mut ColumnValues,
+        kept: &mut Kept,
+    ) -> Result<()> {
         if n == 0 {
             return Ok(());
+        }
+        if kept.keep || kept.dictionary.is_some() {
+            if let (Self::BytesDict(d), Some(Dict::ByteArray(dict))) = (&mut *self, dict)
+                && kept.accepts(dict, out)
+            {
+                return kept.decode(dict, n, WHAT, |c| d.decode_indices(c));
+            }
+            kept.materialise(out)?;
         }
         let no_dict = || Error::malformed("a dictionary-encoded page without a dictionary page");
         match (self, out) {
@@ -634,6 +653,7 @@ pub(crate) struct Target<'b> {
     pub(crate) rep: &'b mut Vec<u16>,
     pub(crate) def: &'b mut Vec<u16>,
     pub(crate) values: &'b mut ColumnValues,
+    pub(crate) kept: &'b mut Kept,
 }
 
 impl PageCursor {
@@ -757,7 +777,7 @@ impl Decoders<'_> {
             let start = out.def.len();
             self.def.decode(out.def, n)?;
             let non_null = Self::non_null(out.def.get(start..).unwrap_or_default(), n, max_def);
-            self.values.decode(non_null, dict, out.values)?;
+            self.values.decode(non_null, dict, out.values, out.kept)?;
             non_null
         } else {
             let non_null = self.def.count_max(n)?;
@@ -845,7 +865,7 @@ impl Decoders<'_> {
                     out.rep
                         .extend_from_slice(self.rep_ahead.get(start..end).unwrap_or_default());
                     out.def.extend_from_slice(def);
-                    self.values.decode(non_null, dict, out.values)?;
+                    self.values.decode(non_null, dict, out.values, out.kept)?;
                 }
                 None => self.values.skip(non_null)?,
             }

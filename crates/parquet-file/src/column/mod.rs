@@ -4,10 +4,15 @@
 mod decode;
 mod reader;
 
+use std::sync::Arc;
+
+use parquet_core::ByteArrayBatch;
+use parquet_dictionary::ByteArrayDictionary;
+
 pub use reader::ColumnChunkReader;
 pub(crate) use reader::{ChunkSelection, PageSpan};
 
-use crate::error::{Error, Result};
+use crate::error::{Decoding as _, Error, Result};
 use crate::schema::ColumnDescriptor;
 use crate::value::ColumnValues;
 
@@ -16,13 +21,173 @@ use crate::value::ColumnValues;
 ///
 /// Reused between reads: [`ColumnChunkReader::read_records`] appends to it, and
 /// [`clear`](Self::clear) empties it keeping its memory.
+///
+/// A batch of a BYTE_ARRAY column can hold the dictionary indices of
+/// dictionary-encoded pages in place of their values
+/// ([`keep_dictionary`](Self::keep_dictionary)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnBatch {
     values: ColumnValues,
+    kept: Kept,
     def_levels: Vec<u16>,
     rep_levels: Vec<u16>,
     num_levels: usize,
     num_records: usize,
+}
+
+/// The values of a batch kept as dictionary indices: exactly one of these and the
+/// batch's [`ColumnValues`] holds values.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Kept {
+    /// Whether dictionary-encoded values are kept as indices.
+    keep: bool,
+    /// The dictionary of the indices; `None` when the batch holds none.
+    dictionary: Option<Arc<ByteArrayDictionary>>,
+    indices: Vec<u32>,
+}
+
+impl Kept {
+    /// Whether the next `dictionary`-encoded values can be kept as indices, beside
+    /// `values` (none, or only indices into the same dictionary).
+    pub(crate) fn accepts(
+        &self,
+        dictionary: &Arc<ByteArrayDictionary>,
+        values: &ColumnValues,
+    ) -> bool {
+        self.keep
+            && values.is_empty()
+            && self
+                .dictionary
+                .as_ref()
+                .is_none_or(|d| Arc::ptr_eq(d, dictionary))
+    }
+
+    /// Appends `n` indices into `dictionary` with `decode` (as
+    /// [`IndexDecoder::decode_indices`](parquet_dictionary::IndexDecoder::decode_indices)),
+    /// checking each against the dictionary's length.
+    pub(crate) fn decode(
+        &mut self,
+        dictionary: &Arc<ByteArrayDictionary>,
+        n: usize,
+        what: &'static str,
+        decode: impl FnMut(&mut [u32]) -> parquet_core::Result<usize>,
+    ) -> Result<()> {
+        let start = self.indices.len();
+        decode::fill(&mut self.indices, n, what, decode)?;
+        let len = dictionary.len();
+        let new = self.indices.get(start..).unwrap_or_default();
+        // A pass the compiler vectorises; the first index out of range only on error.
+        if new.iter().copied().max().is_some_and(|i| i as usize >= len)
+            && let Some(&bad) = new.iter().find(|&&i| i as usize >= len)
+        {
+            return Err(out_of_range(bad, len)).decoding(what);
+        }
+        if self.dictionary.is_none() {
+            self.dictionary = Some(Arc::clone(dictionary));
+        }
+        Ok(())
+    }
+
+    /// Moves the indices held into `values` (which holds none) as the entries they
+    /// index, so that values of another encoding can follow.
+    pub(crate) fn materialise(&mut self, values: &mut ColumnValues) -> Result<()> {
+        let Some(dictionary) = self.dictionary.take() else {
+            return Ok(());
+        };
+        let ColumnValues::ByteArray(out) = values else {
+            return Err(Error::malformed(
+                "a batch of another physical type than the column's",
+            ));
+        };
+        gather(&dictionary, &self.indices, out)?;
+        self.indices.clear();
+        Ok(())
+    }
+
+    fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    fn clear(&mut self) {
+        self.dictionary = None;
+        self.indices.clear();
+    }
+}
+
+/// The error of an index at or past a dictionary's `len` entries.
+fn out_of_range(index: u32, len: usize) -> parquet_core::Error {
+    parquet_core::Error::OutOfRange {
+        what: "dictionary index",
+        value: index.into(),
+        bound: len as u64,
+    }
+}
+
+/// Appends the entries of `dictionary` at `indices` to `out`.
+fn gather(
+    dictionary: &ByteArrayDictionary,
+    indices: &[u32],
+    out: &mut ByteArrayBatch,
+) -> Result<()> {
+    let what = "dictionary values";
+    let entries = dictionary.entries();
+    for &index in indices {
+        let entry = entries
+            .get(index as usize)
+            .ok_or_else(|| out_of_range(index, entries.len()))
+            .decoding(what)?;
+        out.push(entry).decoding(what)?;
+    }
+    Ok(())
+}
+
+/// The values of a batch of a BYTE_ARRAY column kept as indices into the column chunk's
+/// dictionary (see [`ColumnBatch::keep_dictionary`]): one index per non-null value, each
+/// checked to be below the dictionary's length.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DictionaryIndices {
+    dictionary: Arc<ByteArrayDictionary>,
+    indices: Vec<u32>,
+}
+
+impl DictionaryIndices {
+    /// The dictionary, shared by every batch read from the same dictionary page: the
+    /// same `Arc` (by [`Arc::ptr_eq`]) for the same page.
+    pub fn dictionary(&self) -> &Arc<ByteArrayDictionary> {
+        &self.dictionary
+    }
+
+    /// The indices into [`dictionary`](Self::dictionary), one per non-null value.
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// Whether there are no values.
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
+    /// The dictionary and the indices.
+    pub fn into_parts(self) -> (Arc<ByteArrayDictionary>, Vec<u32>) {
+        (self.dictionary, self.indices)
+    }
+
+    /// The values: the dictionary's entries at the indices, copied.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::Decode`](crate::ErrorKind::Decode) when the values exceed the
+    /// `u32::MAX` bytes of a [`ByteArrayBatch`].
+    pub fn gather(&self) -> Result<ByteArrayBatch> {
+        let mut out = ByteArrayBatch::new();
+        gather(&self.dictionary, &self.indices, &mut out)?;
+        Ok(out)
+    }
 }
 
 impl ColumnBatch {
@@ -30,6 +195,7 @@ impl ColumnBatch {
     pub fn new(column: &ColumnDescriptor) -> Self {
         Self {
             values: ColumnValues::new(column.physical_type, column.type_length),
+            kept: Kept::default(),
             def_levels: Vec::new(),
             rep_levels: Vec::new(),
             num_levels: 0,
@@ -65,6 +231,7 @@ impl ColumnBatch {
         };
         let batch = Self {
             values,
+            kept: Kept::default(),
             def_levels,
             rep_levels,
             num_levels,
@@ -124,10 +291,10 @@ impl ColumnBatch {
         } else {
             self.num_levels
         };
-        if present != self.values.len() {
+        if present != self.num_values() {
             return fail(format!(
                 "{} values where the definition levels say {present}",
-                self.values.len()
+                self.num_values()
             ));
         }
         Ok(())
@@ -136,7 +303,7 @@ impl ColumnBatch {
     /// Where the batch ends now, to [`truncate`](Self::truncate) back to.
     pub(crate) fn mark(&self) -> (usize, usize, usize, usize, usize) {
         (
-            self.values.len(),
+            self.num_values(),
             self.def_levels.len(),
             self.rep_levels.len(),
             self.num_levels,
@@ -147,7 +314,11 @@ impl ColumnBatch {
     /// Drops what was appended since `mark`.
     pub(crate) fn truncate(&mut self, mark: (usize, usize, usize, usize, usize)) {
         let (values, def, rep, levels, records) = mark;
-        self.values.truncate(values);
+        if self.kept.dictionary.is_some() {
+            self.kept.indices.truncate(values);
+        } else {
+            self.values.truncate(values);
+        }
         self.def_levels.truncate(def);
         self.rep_levels.truncate(rep);
         self.num_levels = levels;
@@ -173,9 +344,49 @@ impl ColumnBatch {
         }
     }
 
-    /// The non-null values.
+    /// The non-null values (none when they are held as dictionary indices: see
+    /// [`keep_dictionary`](Self::keep_dictionary)).
     pub fn values(&self) -> &ColumnValues {
         &self.values
+    }
+
+    /// The number of non-null values, held as values or as dictionary indices.
+    pub fn num_values(&self) -> usize {
+        self.values.len() + self.kept.len()
+    }
+
+    /// Whether reads keep the values of dictionary-encoded pages as indices into the
+    /// column chunk's dictionary rather than copying the entries they index (off by
+    /// default); only a BYTE_ARRAY column's batch keeps them, others ignore this.
+    ///
+    /// While on, a read that starts the batch on a dictionary-encoded page holds its
+    /// values as indices, taken with
+    /// [`take_dictionary_indices`](Self::take_dictionary_indices), and
+    /// [`values`](Self::values) is empty. A batch holds values one way only: when a page
+    /// of another encoding (the writer's fallback from a full dictionary) or of another
+    /// dictionary follows within the batch, the indices held become values and the
+    /// batch goes on with values, as when off.
+    pub fn keep_dictionary(&mut self, keep: bool) {
+        self.kept.keep =
+            keep && self.values.physical_type() == parquet_core::PhysicalType::ByteArray;
+    }
+
+    /// Whether the batch keeps dictionary indices (see
+    /// [`keep_dictionary`](Self::keep_dictionary)).
+    pub fn keeps_dictionary(&self) -> bool {
+        self.kept.keep
+    }
+
+    /// The values held as dictionary indices, taken out of the batch (which keeps its
+    /// levels); `None` when the batch holds its values as [`values`](Self::values).
+    pub fn take_dictionary_indices(&mut self) -> Option<DictionaryIndices> {
+        let dictionary = self.kept.dictionary.take()?;
+        let fresh = Vec::with_capacity(self.kept.indices.capacity());
+        let indices = std::mem::replace(&mut self.kept.indices, fresh);
+        Some(DictionaryIndices {
+            dictionary,
+            indices,
+        })
     }
 
     /// The definition levels, one per level entry (empty for a required column whose
@@ -200,14 +411,16 @@ impl ColumnBatch {
         self.num_records
     }
 
-    /// The values, taken out of the batch.
+    /// The values, taken out of the batch (without those held as dictionary indices:
+    /// take them first).
     pub fn into_values(self) -> ColumnValues {
         self.values
     }
 
     /// Empties the batch, keeping the memory of its levels and giving away its values
     /// (to keep them without a copy, as Arrow arrays do); the next values go to fresh
-    /// memory of the same capacity.
+    /// memory of the same capacity. Values held as dictionary indices are dropped: take
+    /// them first with [`take_dictionary_indices`](Self::take_dictionary_indices).
     pub fn take_values(&mut self) -> ColumnValues {
         let fresh = self.values.empty_like();
         let values = std::mem::replace(&mut self.values, fresh);
@@ -218,6 +431,7 @@ impl ColumnBatch {
     /// Empties the batch, keeping its memory.
     pub fn clear(&mut self) {
         self.values.clear();
+        self.kept.clear();
         self.def_levels.clear();
         self.rep_levels.clear();
         self.num_levels = 0;

@@ -269,6 +269,7 @@ impl ColumnChunkReader {
                 rep: &mut b.rep_levels,
                 def: &mut b.def_levels,
                 values: &mut b.values,
+                kept: &mut b.kept,
             });
             let progress: Progress = cursor
                 .read(
@@ -337,6 +338,7 @@ impl ColumnChunkReader {
                     rep: &mut batch.rep_levels,
                     def: &mut batch.def_levels,
                     values: &mut batch.values,
+                    kept: &mut batch.kept,
                 }),
             )
             .at_offset(cursor.page().offset)?;
