@@ -240,7 +240,7 @@ impl Leaf<'_> {
                     Arc::new(LargeBinaryArray::try_new(offsets, data, self.nulls)?)
                 })
             }
-            DataType::Utf8View | DataType::BinaryView => self.views(&offsets, data),
+            DataType::Utf8View | DataType::BinaryView => self.views(offsets, data),
             DataType::Dictionary(key, value) => {
                 let values = Leaf {
                     target: value,
@@ -283,8 +283,15 @@ impl Leaf<'_> {
     }
 
     /// View arrays over the one data buffer the values arrived in: values of up to 12
-    /// bytes inline, longer ones by offset.
-    fn views(self, offsets: &[u32], data: Vec<u8>) -> Result<ArrayRef> {
+    /// bytes inline, longer ones by offset. Strings are checked as UTF-8 in one pass
+    /// over the buffer (as a string array), not value by value.
+    fn views(self, offsets: Vec<u32>, data: Vec<u8>) -> Result<ArrayRef> {
+        let fits_i32 = offsets.last().is_none_or(|&o| i32::try_from(o).is_ok());
+        if *self.target == DataType::Utf8View && fits_i32 {
+            let offsets = self.offsets_i32(offsets)?;
+            let strings = StringArray::try_new(offsets, Buffer::from_vec(data), self.nulls)?;
+            return Ok(Arc::new(StringViewArray::from(&strings)));
+        }
         let mut views = Vec::with_capacity(self.len);
         let mut value = offsets.windows(2);
         let mut next = || -> u128 {
