@@ -104,8 +104,8 @@ fn gather<T: ByteArrayType>(values: &GenericByteArray<T>, indices: &UInt32Array)
 use arrow_buffer::ArrowNativeType as _;
 
 /// Whether a leaf of `target` type is built from dictionary indices, when its column
-/// chunk's pages are dictionary-encoded: a dictionary of strings or binaries, or a view
-/// array.
+/// chunk's pages are dictionary-encoded: a string, binary or view array, or a dictionary
+/// of strings or binaries.
 pub(crate) fn from_indices(target: &DataType) -> bool {
     match target {
         DataType::Dictionary(key, value) => {
@@ -115,7 +115,12 @@ pub(crate) fn from_indices(target: &DataType) -> bool {
                     DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
                 )
         }
-        DataType::Utf8View | DataType::BinaryView => true,
+        DataType::Utf8
+        | DataType::LargeUtf8
+        | DataType::Binary
+        | DataType::LargeBinary
+        | DataType::Utf8View
+        | DataType::BinaryView => true,
         _ => false,
     }
 }
@@ -166,6 +171,11 @@ fn build_entries(
             }
             let values = ColumnValues::ByteArray(entries.clone());
             leaf_array(values, column, value, None, entries.len()).ok()
+        }
+        // Strings are checked to be UTF-8 here, once for the dictionary.
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
+            let values = ColumnValues::ByteArray(entries.clone());
+            leaf_array(values, column, target, None, entries.len()).ok()
         }
         DataType::Utf8View | DataType::BinaryView => {
             let views: Vec<u128> = entries
@@ -233,7 +243,8 @@ pub(crate) fn indices_array(
     };
     let (_, indices) = indices.into_parts();
     let DataType::Dictionary(key, _) = target else {
-        // The views at the indices: the entries' bytes stay in the one buffer.
+        // The entries at the indices: views whose bytes stay in the one buffer, or
+        // strings copied without checking them again.
         let indices = UInt32Array::new(
             ScalarBuffer::from(spread(indices, nulls.as_ref(), len)),
             nulls,
