@@ -172,12 +172,21 @@ dictionary_value! {
     f64 => u64, f64::to_bits;
 }
 
+/// One slot of a [`Builder`]'s hash table: an entry's key and index, so that a lookup
+/// compares keys without reaching into the entries (one memory access fewer).
+#[derive(Clone, Copy)]
+struct KeySlot<K> {
+    key: K,
+    index: u32,
+}
+
 /// Builds the dictionary of a column chunk of BOOLEAN, INT32, INT64, INT96, FLOAT or
 /// DOUBLE values.
 #[derive(Clone)]
 pub struct Builder<T: DictionaryValue> {
     entries: Vec<T>,
-    table: Table,
+    slots: HashTable<KeySlot<T::Key>>,
+    hasher: DefaultHashBuilder,
     limits: Limits,
 }
 
@@ -186,7 +195,8 @@ impl<T: DictionaryValue> Builder<T> {
     pub fn new(limits: Limits) -> Self {
         Self {
             entries: Vec::new(),
-            table: Table::default(),
+            slots: HashTable::new(),
+            hasher: DefaultHashBuilder::default(),
             limits,
         }
     }
@@ -198,22 +208,26 @@ impl<T: DictionaryValue> Builder<T> {
         let key = value.key();
         let Self {
             entries,
-            table,
+            slots,
+            hasher,
             limits,
         } = self;
-        let hash = table.hash(&key);
-        match table.lookup(hash, |index| {
-            entries.get(index as usize).is_some_and(|e| e.key() == key)
-        }) {
-            Lookup::Found(index) => Some(index),
-            Lookup::Vacant(slot) => {
+        let hash = hasher.hash_one(key);
+        match slots.entry(
+            hash,
+            |slot| slot.key == key,
+            |slot| hasher.hash_one(slot.key),
+        ) {
+            Entry::Occupied(entry) => Some(entry.get().index),
+            Entry::Vacant(entry) => {
                 let len = entries.len() + 1;
                 if !within(*limits, len, T::encoded_len(len)) {
                     return None;
                 }
                 let index = u32::try_from(entries.len()).ok()?;
                 entries.push(value);
-                Some(slot.insert(index))
+                entry.insert(KeySlot { key, index });
+                Some(index)
             }
         }
     }
@@ -251,7 +265,7 @@ impl<T: DictionaryValue> Builder<T> {
     /// Empties the dictionary for the next column chunk, keeping its allocations.
     pub fn clear(&mut self) {
         self.entries.clear();
-        self.table.clear();
+        self.slots.clear();
     }
 }
 

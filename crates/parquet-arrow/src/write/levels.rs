@@ -415,28 +415,22 @@ impl Levels {
     fn entry_levels(&mut self, lo: usize, max_def: u16) -> Result<Vec<u16>> {
         let chain_def = &self.chain_def;
         let mut refused = false;
-        let def: Vec<u16> = self
-            .slots
-            .iter()
-            .map(|&s| {
-                if s & ENDED == 0 {
-                    let d = chain_def.get(s - lo).copied().unwrap_or(REFUSED);
-                    refused |= d == REFUSED;
-                    d
-                } else {
-                    // The low bits hold a definition level, a u16.
-                    #[allow(clippy::cast_possible_truncation)]
-                    let level = s as u16;
-                    level
-                }
-            })
-            .collect();
-        if refused {
-            return Err(null_in_required());
-        }
+        let mut def = Vec::with_capacity(self.slots.len());
         let (mut start, mut end) = (0, 0);
-        // An ended entry's level is below `max_def`.
-        for (&s, &d) in self.slots.iter().zip(&def) {
+        for &s in &self.slots {
+            let d = if s & ENDED == 0 {
+                chain_def
+                    .get(s.wrapping_sub(lo))
+                    .copied()
+                    .unwrap_or(REFUSED)
+            } else {
+                // The low bits hold a definition level, a u16 below `max_def`.
+                #[allow(clippy::cast_possible_truncation)]
+                let level = s as u16;
+                level
+            };
+            refused |= d == REFUSED;
+            def.push(d);
             if d == max_def {
                 if s != end {
                     if end > start {
@@ -446,6 +440,9 @@ impl Levels {
                 }
                 end = s + 1;
             }
+        }
+        if refused {
+            return Err(null_in_required());
         }
         if end > start {
             self.ranges.push(start..end);
@@ -639,13 +636,23 @@ impl Levels {
             }
             let range = range_of(s).ok_or_else(|| invalid("list offsets out of bounds"))?;
             self.next_rep.push(r);
-            if range.is_empty() {
-                self.next_slots.push(empty);
-                continue;
+            match range.len() {
+                0 => self.next_slots.push(empty),
+                1 => self.next_slots.push(range.start),
+                // Short lists element by element: cheaper than a bulk extend's set-up.
+                n @ 2..=8 => {
+                    for i in range {
+                        self.next_slots.push(i);
+                    }
+                    for _ in 1..n {
+                        self.next_rep.push(rep_level);
+                    }
+                }
+                n => {
+                    self.next_rep.extend(std::iter::repeat_n(rep_level, n - 1));
+                    self.next_slots.extend(range);
+                }
             }
-            self.next_rep
-                .extend(std::iter::repeat_n(rep_level, range.len() - 1));
-            self.next_slots.extend(range);
         }
         std::mem::swap(&mut self.slots, &mut self.next_slots);
         std::mem::swap(&mut self.rep, &mut self.next_rep);

@@ -274,7 +274,10 @@ impl ColumnBatch {
                     self.num_levels
                 ));
             }
-            if let Some((i, level)) = levels.iter().enumerate().find(|(_, l)| **l > max) {
+            // A pass the compiler vectorises; the first level past `max` only on error.
+            if levels.iter().copied().max().is_some_and(|l| l > max)
+                && let Some((i, level)) = levels.iter().enumerate().find(|(_, l)| **l > max)
+            {
                 return fail(format!(
                     "{what} level {level} at entry {i}, past the maximum {max}"
                 ));

@@ -671,19 +671,7 @@ impl ColumnWriter {
         let level = if self.column.max_rep_level == 0 {
             at.level + records
         } else {
-            let rep = batch.rep_levels();
-            let mut seen = 0;
-            let mut end = at.level;
-            while end < rep.len() {
-                if rep.get(end) == Some(&0) {
-                    if seen == records {
-                        break;
-                    }
-                    seen += 1;
-                }
-                end += 1;
-            }
-            end
+            record_end(batch.rep_levels(), at.level, records)
         };
         let values = if max_def == 0 {
             level - at.level
@@ -744,20 +732,12 @@ impl ColumnWriter {
         if self.column.max_def_level > 0 {
             let def = slice(batch.def_levels(), levels.clone());
             self.page.def.extend_from_slice(def);
-            for &d in def {
-                if let Some(h) = self.page.def_histogram.get_mut(usize::from(d)) {
-                    *h += 1;
-                }
-            }
+            count_levels(def, &mut self.page.def_histogram);
         }
         if self.column.max_rep_level > 0 {
             let rep = slice(batch.rep_levels(), levels.clone());
             self.page.rep.extend_from_slice(rep);
-            for &r in rep {
-                if let Some(h) = self.page.rep_histogram.get_mut(usize::from(r)) {
-                    *h += 1;
-                }
-            }
+            count_levels(rep, &mut self.page.rep_histogram);
         }
         self.page.levels += levels.len();
         self.page.nulls += levels.len() - values.len();
@@ -1204,6 +1184,54 @@ impl ColumnWriter {
     }
 }
 
+/// Where `records` records of repetition levels `rep` from entry `at` end: the entry of
+/// the record after them (or the end).
+fn record_end(rep: &[u16], at: usize, records: usize) -> usize {
+    const CHUNK: usize = 64;
+    let rest = rep.get(at..).unwrap_or_default();
+    // Whole chunks counted at once while the record after them is further on: a record
+    // starts at each level 0, the first at `at` itself.
+    let mut seen = 0;
+    let mut end = 0;
+    for chunk in rest.chunks_exact(CHUNK) {
+        let starts = chunk.iter().filter(|&&r| r == 0).count();
+        if seen + starts > records {
+            break;
+        }
+        seen += starts;
+        end += CHUNK;
+    }
+    for &r in rest.get(end..).unwrap_or_default() {
+        if r == 0 {
+            if seen == records {
+                break;
+            }
+            seen += 1;
+        }
+        end += 1;
+    }
+    at + end
+}
+
+/// Adds the number of entries of each level in `levels` to `histogram` (one counter per
+/// level; levels past its end are not counted).
+fn count_levels(levels: &[u16], histogram: &mut [i64]) {
+    if histogram.len() <= 8 {
+        // A pass per level, which the compiler vectorises, rather than one increment of
+        // a counter per entry, each waiting on the last.
+        for (level, h) in (0u16..).zip(histogram.iter_mut()) {
+            let n = levels.iter().filter(|&&l| l == level).count();
+            *h += i64::try_from(n).unwrap_or(i64::MAX);
+        }
+    } else {
+        for &l in levels {
+            if let Some(h) = histogram.get_mut(usize::from(l)) {
+                *h += 1;
+            }
+        }
+    }
+}
+
 /// Appends levels in `encoding`: RLE hybrid (with a 4-byte length in a v1 page), or
 /// BIT_PACKED; nothing for a column whose largest level is 0. Gives the bytes written.
 fn encode_levels(
@@ -1310,5 +1338,46 @@ pub(crate) fn offset_index(
             .collect(),
         unencoded_byte_array_data_bytes: byte_arrays
             .then(|| pages.iter().map(|p| p.byte_array_bytes).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{count_levels, record_end};
+
+    /// Levels of records of 0 to 69 entries, so that runs cross chunks of 64.
+    fn levels() -> Vec<u16> {
+        let mut rep = Vec::new();
+        for record in 0..200u16 {
+            rep.push(0);
+            rep.extend((0..(record * 37) % 70).map(|i| 1 + (i % 3)));
+        }
+        rep
+    }
+
+    #[test]
+    fn record_end_counts_records_by_their_starts() {
+        let rep = levels();
+        let starts: Vec<usize> = (0..rep.len()).filter(|&i| rep[i] == 0).collect();
+        for (k, &at) in starts.iter().enumerate() {
+            for records in [0, 1, 2, 5, 63, 64, 65, 199, 500] {
+                let expected = starts.get(k + records).copied().unwrap_or(rep.len());
+                assert_eq!(record_end(&rep, at, records), expected, "{at} {records}");
+            }
+        }
+        assert_eq!(record_end(&rep, rep.len(), 3), rep.len());
+    }
+
+    #[test]
+    fn count_levels_counts_each_level() {
+        let rep = levels();
+        for max in [3usize, 12] {
+            let mut histogram = vec![1; max + 1];
+            count_levels(&rep, &mut histogram);
+            for (level, &h) in histogram.iter().enumerate() {
+                let n = rep.iter().filter(|&&l| usize::from(l) == level).count();
+                assert_eq!(h, 1 + i64::try_from(n).unwrap());
+            }
+        }
     }
 }

@@ -366,6 +366,9 @@ impl<S: Sink> FileWriter<S> {
             // at depth r to have an element before and at it.
             let def = batch.def_levels();
             let rep = batch.rep_levels();
+            if continuations_defined(def, rep, repeated) {
+                continue;
+            }
             for (i, &r) in rep.iter().enumerate().skip(1).filter(|(_, r)| **r > 0) {
                 let needed = repeated
                     .get(usize::from(r) - 1)
@@ -824,6 +827,29 @@ fn chunk_metadata(
     }
 }
 
+/// Whether every level entry that continues a list (repetition level r > 0) has the list
+/// at depth r defined with an element before and at it (`repeated`: the definition
+/// level of each repeated node, outermost first): one pass without branches on the
+/// levels, the error found by the caller when not.
+fn continuations_defined(def: &[u16], rep: &[u16], repeated: &[u16]) -> bool {
+    // The definition level each repetition level needs (none for 0, unreachable past
+    // the repeated nodes).
+    let mut needed = [0; 16];
+    if repeated.len() >= needed.len() || def.len() != rep.len() {
+        return false;
+    }
+    for (i, n) in needed.iter_mut().enumerate().skip(1) {
+        *n = repeated.get(i - 1).copied().unwrap_or(u16::MAX);
+    }
+    let mut defined = true;
+    let pairs = def.iter().zip(def.iter().skip(1));
+    for (&r, (&before, &here)) in rep.iter().skip(1).zip(pairs) {
+        let need = needed.get(usize::from(r)).copied().unwrap_or(u16::MAX);
+        defined &= before.min(here) >= need;
+    }
+    defined
+}
+
 /// The definition level of each repeated node on the path to the leaf `column`,
 /// outermost first.
 fn repeated_def_levels(schema: &Schema, column: &ColumnDescriptor) -> Vec<u16> {
@@ -837,4 +863,42 @@ fn repeated_def_levels(schema: &Schema, column: &ColumnDescriptor) -> Vec<u16> {
     }
     levels.reverse();
     levels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::continuations_defined;
+
+    /// The rule entry by entry, as the error is found.
+    fn reference(def: &[u16], rep: &[u16], repeated: &[u16]) -> bool {
+        (1..rep.len()).filter(|&i| rep[i] > 0).all(|i| {
+            let needed = repeated
+                .get(usize::from(rep[i]) - 1)
+                .copied()
+                .unwrap_or(u16::MAX);
+            def[i - 1] >= needed && def[i] >= needed
+        })
+    }
+
+    #[test]
+    fn continuations_as_the_rule_says() {
+        // list<list<int>>, optional everywhere: the lists are defined at levels 2 and 4.
+        let repeated = [2, 4];
+        let cases: [(&[u16], &[u16]); 6] = [
+            (&[5, 5, 4, 5], &[0, 2, 1, 2]),
+            (&[1, 5], &[0, 1]),
+            (&[5, 3, 5], &[0, 2, 2]),
+            (&[5, 4], &[0, 3]),
+            (&[0, 0, 5], &[0, 0, 0]),
+            (&[], &[]),
+        ];
+        for (def, rep) in cases {
+            assert_eq!(
+                continuations_defined(def, rep, &repeated),
+                reference(def, rep, &repeated),
+                "{def:?} {rep:?}"
+            );
+        }
+        assert!(!continuations_defined(&[5], &[0, 1], &repeated));
+    }
 }
