@@ -445,11 +445,37 @@ pub(crate) fn spread<T: Copy + Default>(
     };
     let mut out = Vec::with_capacity(len);
     let mut taken = 0;
-    for (start, end) in nulls.valid_slices() {
-        out.resize(start, T::default());
-        let run = end - start;
-        out.extend_from_slice(dense.get(taken..taken + run).unwrap_or_default());
-        taken += run;
+    // 64 slots at a time: runs of valid or null slots copied or filled whole, others
+    // slot by slot.
+    let mut fill = |valid: u64, slots: usize| {
+        let all = u64::MAX >> (64 - slots);
+        let valid = valid & all;
+        if valid == all {
+            let run = dense.get(taken..taken + slots).unwrap_or_default();
+            out.extend_from_slice(run);
+            taken += slots;
+        } else if valid == 0 {
+            out.resize(out.len() + slots, T::default());
+        } else {
+            let from = dense.get(taken..).unwrap_or_default();
+            let mut block = [T::default(); 64];
+            let mut next = 0;
+            for (slot, to) in block.iter_mut().enumerate() {
+                let is_valid = (valid >> slot) & 1 != 0;
+                let value = from.get(next).copied().unwrap_or_default();
+                *to = if is_valid { value } else { T::default() };
+                next += usize::from(is_valid);
+            }
+            out.extend_from_slice(block.get(..slots).unwrap_or_default());
+            taken += next;
+        }
+    };
+    let chunks = nulls.inner().bit_chunks();
+    for valid in &chunks {
+        fill(valid, 64);
+    }
+    if chunks.remainder_len() > 0 {
+        fill(chunks.remainder_bits(), chunks.remainder_len());
     }
     out.resize(len, T::default());
     out
