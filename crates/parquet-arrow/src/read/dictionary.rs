@@ -18,7 +18,7 @@ use arrow_select::take::{TakeOptions, take};
 use hashbrown::HashMap;
 use parquet_file::{ByteArrayDictionary, ColumnDescriptor, ColumnValues, DictionaryIndices};
 
-use super::leaf::{leaf_array, make_view, spread};
+use super::leaf::{check_count, leaf_array, make_view, spread};
 use crate::error::{Result, invalid, unsupported};
 
 /// `values` (a string or binary array) dictionary-encoded with keys of type `key`.
@@ -229,14 +229,7 @@ pub(crate) fn indices_array(
     nulls: Option<NullBuffer>,
     len: usize,
 ) -> Result<ArrayRef> {
-    let valid = len - nulls.as_ref().map_or(0, NullBuffer::null_count);
-    if indices.len() != valid {
-        return Err(invalid(format!(
-            "column {}: {} values for {valid} non-null slots",
-            column.path,
-            indices.len()
-        )));
-    }
+    check_count(column, indices.len(), nulls.as_ref(), len)?;
     let Some(entries) = cache.entries(indices.dictionary(), column, target) else {
         let values = ColumnValues::ByteArray(indices.gather()?);
         return leaf_array(values, column, target, nulls, len);

@@ -33,14 +33,7 @@ pub(crate) fn leaf_array(
     nulls: Option<NullBuffer>,
     len: usize,
 ) -> Result<ArrayRef> {
-    let valid = len - nulls.as_ref().map_or(0, NullBuffer::null_count);
-    if values.len() != valid {
-        return Err(invalid(format!(
-            "column {}: {} values for {valid} non-null slots",
-            column.path,
-            values.len()
-        )));
-    }
+    check_count(column, values.len(), nulls.as_ref(), len)?;
     if *target == DataType::Null {
         return Ok(Arc::new(NullArray::new(len)));
     }
@@ -79,6 +72,23 @@ pub(crate) fn leaf_array(
             leaf.fixed(width, data)
         }
     }
+}
+
+/// Checks that `count` values fill the non-null slots of `nulls` (`len` slots).
+pub(crate) fn check_count(
+    column: &ColumnDescriptor,
+    count: usize,
+    nulls: Option<&NullBuffer>,
+    len: usize,
+) -> Result<()> {
+    let valid = len - nulls.map_or(0, NullBuffer::null_count);
+    if count != valid {
+        return Err(invalid(format!(
+            "column {}: {count} values for {valid} non-null slots",
+            column.path
+        )));
+    }
+    Ok(())
 }
 
 struct Leaf<'a> {
