@@ -17,7 +17,7 @@ use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer
 use arrow_schema::DataType;
 use parquet_file::{ColumnBatch, ColumnDescriptor};
 
-use super::dictionary::{DictionaryCache, indices_array};
+use super::indices::{DictionaryCache, indices_array};
 use super::leaf::leaf_array;
 use crate::error::{Result, invalid, unsupported};
 use crate::schema::{ArrowShape, ShapeKind};

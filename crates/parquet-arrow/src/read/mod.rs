@@ -4,6 +4,7 @@
 mod assemble;
 mod dictionary;
 mod filter;
+mod indices;
 mod leaf;
 mod selection;
 
@@ -379,14 +380,14 @@ impl Group {
                 None => reader.column_chunk(plan.row_group, c)?,
             };
             let mut batch = ColumnBatch::new(&column);
-            if column.physical_type == PhysicalType::ByteArray && dictionary::from_indices(target) {
+            if column.physical_type == PhysicalType::ByteArray && indices::from_indices(target) {
                 batch.keep_dictionary(true);
             }
             chunks.push(chunk);
             leaves.push(LeafBatch {
                 column,
                 batch,
-                dictionary: dictionary::DictionaryCache::default(),
+                dictionary: indices::DictionaryCache::default(),
             });
         }
         let remaining = plan
