@@ -668,34 +668,16 @@ fn list_array(
             )?)
         }
         DataType::ListView(field) => {
-            let list = list_array(
-                &DataType::List(Arc::clone(field)),
-                name,
-                offsets,
-                values,
-                nulls,
-                fixed,
-            )?;
-            let list = list
-                .as_any()
-                .downcast_ref::<ListArray>()
-                .ok_or_else(|| unsupported("a list view"))?;
-            Arc::new(ListViewArray::from(list.clone()))
+            let offsets = offsets.narrow().ok_or_else(too_long)?;
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let list = ListArray::try_new(Arc::clone(field), offsets, values, nulls)?;
+            Arc::new(ListViewArray::from(list))
         }
         DataType::LargeListView(field) => {
-            let list = list_array(
-                &DataType::LargeList(Arc::clone(field)),
-                name,
-                offsets,
-                values,
-                nulls,
-                fixed,
-            )?;
-            let list = list
-                .as_any()
-                .downcast_ref::<LargeListArray>()
-                .ok_or_else(|| unsupported("a list view"))?;
-            Arc::new(LargeListViewArray::from(list.clone()))
+            let offsets = offsets.wide().ok_or_else(too_long)?;
+            let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
+            let list = LargeListArray::try_new(Arc::clone(field), offsets, values, nulls)?;
+            Arc::new(LargeListViewArray::from(list))
         }
         DataType::FixedSizeList(field, n) => {
             let len = offsets.lists();
