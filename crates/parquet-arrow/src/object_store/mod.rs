@@ -17,6 +17,7 @@ use parquet_file::{
 };
 
 use crate::error::{Error, Result};
+use crate::read::Settings;
 use crate::{
     ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder, ProjectionMask, RowFilter,
     parquet_to_arrow_schema,
@@ -194,14 +195,7 @@ impl ParquetObjectReader {
             object: self,
             reader,
             schema,
-            batch_size: None,
-            projection: ProjectionMask::all(),
-            row_groups: None,
-            selection: None,
-            predicate: None,
-            filter: None,
-            limit: None,
-            offset: 0,
+            settings: Settings::default(),
         })
     }
 
@@ -310,27 +304,14 @@ pub struct ParquetObjectBuilder {
     object: ParquetObjectReader,
     reader: FileReader<FetchedBytes>,
     schema: SchemaRef,
-    batch_size: Option<usize>,
-    projection: ProjectionMask,
-    row_groups: Option<Vec<usize>>,
-    selection: Option<RowSelection>,
-    predicate: Option<Predicate>,
-    filter: Option<RowFilter>,
-    limit: Option<usize>,
-    offset: usize,
+    settings: Settings,
 }
 
 impl std::fmt::Debug for ParquetObjectBuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ParquetObjectBuilder")
             .field("object", &self.object)
-            .field("batch_size", &self.batch_size)
-            .field("projection", &self.projection)
-            .field("row_groups", &self.row_groups)
-            .field("selection", &self.selection)
-            .field("predicate", &self.predicate)
-            .field("limit", &self.limit)
-            .field("offset", &self.offset)
+            .field("settings", &self.settings)
             .finish_non_exhaustive()
     }
 }
@@ -359,7 +340,7 @@ impl ParquetObjectBuilder {
     /// As [`ParquetRecordBatchReaderBuilder::with_batch_size`].
     #[must_use]
     pub fn with_batch_size(mut self, batch_size: usize) -> Self {
-        self.batch_size = Some(batch_size);
+        self.settings.batch_size = batch_size.max(1);
         self
     }
 
@@ -367,7 +348,7 @@ impl ParquetObjectBuilder {
     /// columns (and of the predicate's and row filter's) are fetched.
     #[must_use]
     pub fn with_projection(mut self, projection: ProjectionMask) -> Self {
-        self.projection = projection;
+        self.settings.projection = projection;
         self
     }
 
@@ -375,7 +356,7 @@ impl ParquetObjectBuilder {
     /// are fetched.
     #[must_use]
     pub fn with_row_groups(mut self, row_groups: Vec<usize>) -> Self {
-        self.row_groups = Some(row_groups);
+        self.settings.row_groups = Some(row_groups);
         self
     }
 
@@ -383,7 +364,7 @@ impl ParquetObjectBuilder {
     /// offset index, only the pages holding selected rows are fetched.
     #[must_use]
     pub fn with_row_selection(mut self, selection: RowSelection) -> Self {
-        self.selection = Some(selection);
+        self.settings.selection = Some(selection);
         self
     }
 
@@ -392,14 +373,14 @@ impl ParquetObjectBuilder {
     /// not fetched.
     #[must_use]
     pub fn with_predicate(mut self, predicate: Predicate) -> Self {
-        self.predicate = Some(predicate);
+        self.settings.predicate = Some(predicate);
         self
     }
 
     /// As [`ParquetRecordBatchReaderBuilder::with_row_filter`].
     #[must_use]
     pub fn with_row_filter(mut self, filter: RowFilter) -> Self {
-        self.filter = Some(filter);
+        self.settings.filter = Some(filter);
         self
     }
 
@@ -407,14 +388,14 @@ impl ParquetObjectBuilder {
     /// filter, the pages past the limit are not fetched.
     #[must_use]
     pub fn with_limit(mut self, limit: usize) -> Self {
-        self.limit = Some(limit);
+        self.settings.limit = Some(limit);
         self
     }
 
     /// As [`ParquetRecordBatchReaderBuilder::with_offset`].
     #[must_use]
     pub fn with_offset(mut self, offset: usize) -> Self {
-        self.offset = offset;
+        self.settings.offset = offset;
         self
     }
 
@@ -430,62 +411,34 @@ impl ParquetObjectBuilder {
         let Self {
             object,
             reader,
-            schema: _,
-            batch_size,
-            projection,
-            row_groups,
-            selection,
-            predicate,
-            filter,
-            limit,
-            offset,
+            mut settings,
+            ..
         } = self;
         let parquet = Arc::clone(reader.schema());
-        let (columns, predicate_columns) =
-            read_columns(&parquet, &projection, predicate.as_ref(), filter.as_ref())?;
-        let num_groups = reader.num_row_groups();
-        let row_groups = row_groups.unwrap_or_else(|| (0..num_groups).collect());
-        if let Some(&bad) = row_groups.iter().find(|&&g| g >= num_groups) {
-            return Err(Error::Argument(format!(
-                "row group {bad} of a file of {num_groups}"
-            )));
-        }
+        let read = settings.columns(&parquet)?;
+        let row_groups = settings.row_groups(reader.num_row_groups())?;
+        let columns = flagged(&read.read);
         let fetch = Fetch {
             object: &object,
             reader: &reader,
             row_groups: &row_groups,
             columns: &columns,
-            selection: selection.as_ref(),
-            predicate: predicate.as_ref(),
+            selection: settings.selection.as_ref(),
+            predicate: settings.predicate.as_ref(),
         };
-        // Without a filter of rows, the offset and limit are rows of the selection.
-        let offset_limit = (predicate.is_none() && filter.is_none()).then_some((offset, limit));
-        let trims = offset > 0 || limit.is_some();
-        if selection.is_some() || predicate.is_some() || (offset_limit.is_some() && trims) {
+        let offset_limit = settings.offset_limit();
+        let trims = settings.offset > 0 || settings.limit.is_some();
+        if settings.selection.is_some()
+            || settings.predicate.is_some()
+            || (offset_limit.is_some() && trims)
+        {
+            let predicate_columns = flagged(&settings.predicate_columns(&parquet)?);
             fetch.index(&predicate_columns, offset_limit).await?;
         }
         fetch.data(offset_limit).await?;
 
-        let mut builder = ParquetRecordBatchReaderBuilder::new_with_reader(reader)?
-            .with_projection(projection)
-            .with_row_groups(row_groups)
-            .with_offset(offset);
-        if let Some(batch_size) = batch_size {
-            builder = builder.with_batch_size(batch_size);
-        }
-        if let Some(selection) = selection {
-            builder = builder.with_row_selection(selection);
-        }
-        if let Some(predicate) = predicate {
-            builder = builder.with_predicate(predicate);
-        }
-        if let Some(filter) = filter {
-            builder = builder.with_row_filter(filter);
-        }
-        if let Some(limit) = limit {
-            builder = builder.with_limit(limit);
-        }
-        Ok(builder)
+        settings.row_groups = Some(row_groups);
+        Ok(ParquetRecordBatchReaderBuilder::new_with_reader(reader)?.with_settings(settings))
     }
 
     /// Fetches what the read needs and returns the reader, which decodes from memory.
@@ -498,43 +451,13 @@ impl ParquetObjectBuilder {
     }
 }
 
-/// The leaf columns read (the output's, the predicate's and the row filter's), and the
-/// predicate's.
-fn read_columns(
-    parquet: &parquet_file::Schema,
-    projection: &ProjectionMask,
-    predicate: Option<&Predicate>,
-    filter: Option<&RowFilter>,
-) -> Result<(Vec<usize>, Vec<usize>)> {
-    let mut read = projection.selected(parquet)?;
-    let mut predicate_columns = Vec::new();
-    if let Some(predicate) = predicate {
-        predicate.check(parquet)?;
-        for path in predicate.columns() {
-            let under = parquet.columns_under(path);
-            if under.is_empty() {
-                return Err(Error::Argument(format!("no column {path}")));
-            }
-            predicate_columns.extend(under);
-        }
-    }
-    if let Some(filter) = filter {
-        let selected = filter.projection.selected(parquet)?;
-        for (r, s) in read.iter_mut().zip(selected) {
-            *r |= s;
-        }
-    }
-    for &c in &predicate_columns {
-        if let Some(r) = read.get_mut(c) {
-            *r = true;
-        }
-    }
-    let columns = read
+/// The positions of the flags set.
+fn flagged(flags: &[bool]) -> Vec<usize> {
+    flags
         .iter()
         .enumerate()
-        .filter_map(|(c, &r)| r.then_some(c))
-        .collect();
-    Ok((columns, predicate_columns))
+        .filter_map(|(c, &f)| f.then_some(c))
+        .collect()
 }
 
 /// What a read fetches, and from where.

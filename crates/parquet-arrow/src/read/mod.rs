@@ -18,7 +18,7 @@ use arrow_array::{
 use arrow_schema::DataType;
 use arrow_schema::{ArrowError, SchemaRef};
 use parquet_file::{
-    ColumnBatch, ColumnChunkReader, ColumnPath, FileMetaData, FileReader, PhysicalType, Predicate,
+    ColumnBatch, ColumnChunkReader, FileMetaData, FileReader, PhysicalType, Predicate,
     PredicateExt as _, ReadOptions, RowSelection, Source,
 };
 
@@ -54,15 +54,122 @@ const DEFAULT_BATCH_SIZE: usize = 1024;
 pub struct ParquetRecordBatchReaderBuilder<S> {
     reader: Arc<FileReader<S>>,
     schema: SchemaRef,
-    batch_size: usize,
-    projection: ProjectionMask,
-    row_groups: Option<Vec<usize>>,
-    selection: Option<RowSelection>,
-    predicate: Option<Predicate>,
-    filter: Option<RowFilter>,
-    limit: Option<usize>,
-    offset: usize,
+    settings: Settings,
     parallel: Option<Parallel<S>>,
+}
+
+/// What a read keeps, as the `with_` methods of a builder set it: of a local file here,
+/// of a file in an object store in `crate::object_store`, which hands its settings on.
+#[derive(Debug)]
+pub(crate) struct Settings {
+    pub(crate) batch_size: usize,
+    pub(crate) projection: ProjectionMask,
+    pub(crate) row_groups: Option<Vec<usize>>,
+    pub(crate) selection: Option<RowSelection>,
+    pub(crate) predicate: Option<Predicate>,
+    pub(crate) filter: Option<RowFilter>,
+    pub(crate) limit: Option<usize>,
+    pub(crate) offset: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            batch_size: DEFAULT_BATCH_SIZE,
+            projection: ProjectionMask::all(),
+            row_groups: None,
+            selection: None,
+            predicate: None,
+            filter: None,
+            limit: None,
+            offset: 0,
+        }
+    }
+}
+
+/// The leaf columns a read looks at, each a flag per leaf of the file.
+pub(crate) struct ReadColumns {
+    /// The projection's: the columns output.
+    pub(crate) output: Vec<bool>,
+    /// The output's, the predicate's and the row filter's: the columns decoded.
+    pub(crate) read: Vec<bool>,
+    /// The row filter's, when there is one.
+    pub(crate) filter: Option<Vec<bool>>,
+}
+
+impl Settings {
+    /// The columns the read looks at.
+    ///
+    /// # Errors
+    ///
+    /// A projected, predicate or filter column that `parquet` does not have.
+    pub(crate) fn columns(&self, parquet: &parquet_file::Schema) -> Result<ReadColumns> {
+        let output = self.projection.selected(parquet)?;
+        let filter = match &self.filter {
+            Some(f) => Some(f.projection.selected(parquet)?),
+            None => None,
+        };
+        let mut read = output.clone();
+        for (r, p) in read.iter_mut().zip(self.predicate_columns(parquet)?) {
+            *r |= p;
+        }
+        for (r, f) in read.iter_mut().zip(filter.iter().flatten()) {
+            *r |= f;
+        }
+        Ok(ReadColumns {
+            output,
+            read,
+            filter,
+        })
+    }
+
+    /// The leaves the predicate looks at, a flag per leaf of `parquet`.
+    ///
+    /// # Errors
+    ///
+    /// A predicate that does not fit the columns of `parquet`.
+    pub(crate) fn predicate_columns(&self, parquet: &parquet_file::Schema) -> Result<Vec<bool>> {
+        let mut flags = vec![false; parquet.columns().len()];
+        if let Some(predicate) = &self.predicate {
+            predicate.check(parquet)?;
+            for path in predicate.columns() {
+                let under = parquet.columns_under(path);
+                if under.is_empty() {
+                    return Err(Error::Argument(format!("no column {path}")));
+                }
+                for c in under {
+                    if let Some(flag) = flags.get_mut(c) {
+                        *flag = true;
+                    }
+                }
+            }
+        }
+        Ok(flags)
+    }
+
+    /// The row groups read, checked against the `num_groups` of the file.
+    ///
+    /// # Errors
+    ///
+    /// A row group past the file's.
+    pub(crate) fn row_groups(&self, num_groups: usize) -> Result<Vec<usize>> {
+        let row_groups = self
+            .row_groups
+            .clone()
+            .unwrap_or_else(|| (0..num_groups).collect());
+        if let Some(&bad) = row_groups.iter().find(|&&g| g >= num_groups) {
+            return Err(Error::Argument(format!(
+                "row group {bad} of a file of {num_groups}"
+            )));
+        }
+        Ok(row_groups)
+    }
+
+    /// The offset and limit, as rows of the selection, where no predicate or row filter
+    /// drops rows first.
+    pub(crate) fn offset_limit(&self) -> Option<(usize, Option<usize>)> {
+        (self.predicate.is_none() && self.filter.is_none()).then_some((self.offset, self.limit))
+    }
 }
 
 /// Reads row groups on rayon's thread pool: how many at a time, and the function that
@@ -152,16 +259,16 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
         Ok(Self {
             reader,
             schema,
-            batch_size: DEFAULT_BATCH_SIZE,
-            projection: ProjectionMask::all(),
-            row_groups: None,
-            selection: None,
-            predicate: None,
-            filter: None,
-            limit: None,
-            offset: 0,
+            settings: Settings::default(),
             parallel: None,
         })
+    }
+
+    /// This builder with the settings of another.
+    #[cfg(feature = "object_store")]
+    pub(crate) fn with_settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
     }
 
     /// The Arrow schema of the whole file (before projection).
@@ -183,21 +290,21 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
     /// not cross row groups.
     #[must_use]
     pub fn with_batch_size(mut self, batch_size: usize) -> Self {
-        self.batch_size = batch_size.max(1);
+        self.settings.batch_size = batch_size.max(1);
         self
     }
 
     /// Only the columns of `projection`.
     #[must_use]
     pub fn with_projection(mut self, projection: ProjectionMask) -> Self {
-        self.projection = projection;
+        self.settings.projection = projection;
         self
     }
 
     /// Only these row groups, in this order.
     #[must_use]
     pub fn with_row_groups(mut self, row_groups: Vec<usize>) -> Self {
-        self.row_groups = Some(row_groups);
+        self.settings.row_groups = Some(row_groups);
         self
     }
 
@@ -206,7 +313,7 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
     /// read nor decoded where a column chunk has an offset index.
     #[must_use]
     pub fn with_row_selection(mut self, selection: RowSelection) -> Self {
-        self.selection = Some(selection);
+        self.settings.selection = Some(selection);
         self
     }
 
@@ -215,28 +322,28 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
     /// exactly.
     #[must_use]
     pub fn with_predicate(mut self, predicate: Predicate) -> Self {
-        self.predicate = Some(predicate);
+        self.settings.predicate = Some(predicate);
         self
     }
 
     /// Only the rows `filter` keeps, evaluated on each decoded batch.
     #[must_use]
     pub fn with_row_filter(mut self, filter: RowFilter) -> Self {
-        self.filter = Some(filter);
+        self.settings.filter = Some(filter);
         self
     }
 
     /// At most `limit` rows (after the filters and the offset).
     #[must_use]
     pub fn with_limit(mut self, limit: usize) -> Self {
-        self.limit = Some(limit);
+        self.settings.limit = Some(limit);
         self
     }
 
     /// Skips the first `offset` rows (after the filters).
     #[must_use]
     pub fn with_offset(mut self, offset: usize) -> Self {
-        self.offset = offset;
+        self.settings.offset = offset;
         self
     }
 
@@ -246,103 +353,68 @@ impl<S: Source> ParquetRecordBatchReaderBuilder<S> {
     ///
     /// A projection, row group or predicate column the file does not have.
     pub fn build(self) -> Result<ParquetRecordBatchReader<S>> {
-        let parquet = Arc::clone(self.reader.schema());
-        let selected = self.projection.selected(&parquet)?;
-        let key_value = Some(self.reader.metadata().key_value_metadata());
-        let output = shape_of(&parquet, &selected, key_value)?;
+        let Self {
+            reader,
+            settings,
+            parallel,
+            ..
+        } = self;
+        let parquet = Arc::clone(reader.schema());
+        let columns = settings.columns(&parquet)?;
+        let key_value = Some(reader.metadata().key_value_metadata());
+        let output = shape_of(&parquet, &columns.output, key_value)?;
         let output_schema = Arc::new(schema_of(&output, key_value));
-
-        // What is read: the output, and the columns the predicate and the row filter
-        // look at.
-        let mut read = selected.clone();
-        if let Some(predicate) = &self.predicate {
-            predicate.check(&parquet)?;
-            mark_paths(&parquet, predicate.columns(), &mut read)?;
-        }
-        let filter_columns = match &self.filter {
-            Some(filter) => Some(filter.projection.selected(&parquet)?),
-            None => None,
-        };
-        for (r, f) in read.iter_mut().zip(filter_columns.iter().flatten()) {
-            *r |= *f;
-        }
-        let shapes = shape_of(&parquet, &read, key_value)?;
+        let shapes = shape_of(&parquet, &columns.read, key_value)?;
         let read_schema = Arc::new(schema_of(&shapes, key_value));
         let keep = output
             .iter()
             .map(|o| shapes.iter().position(|s| s.field.name() == o.field.name()))
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| Error::Argument("a projected field that is not read".to_owned()))?;
-        let filter_keep = match (&self.filter, &filter_columns) {
-            (Some(_), Some(columns)) => {
-                let fshapes = shape_of(&parquet, columns, key_value)?;
+        let filter_keep = match &columns.filter {
+            Some(filter_columns) => {
+                let fshapes = shape_of(&parquet, filter_columns, key_value)?;
                 let keep = fshapes
                     .iter()
                     .filter_map(|f| shapes.iter().position(|s| s.field.name() == f.field.name()))
                     .collect::<Vec<_>>();
                 Some((keep, Arc::new(schema_of(&fshapes, key_value))))
             }
-            _ => None,
+            None => None,
         };
 
-        let num_groups = self.reader.num_row_groups();
-        let row_groups = self
-            .row_groups
-            .clone()
-            .unwrap_or_else(|| (0..num_groups).collect());
-        if let Some(&bad) = row_groups.iter().find(|&&g| g >= num_groups) {
-            return Err(Error::Argument(format!(
-                "row group {bad} of a file of {num_groups}"
-            )));
-        }
+        let row_groups = settings.row_groups(reader.num_row_groups())?;
+        let offset_limit = settings.offset_limit();
         let plan = plan(
-            &self.reader,
+            &reader,
             &row_groups,
-            self.selection.as_ref(),
-            self.predicate.as_ref(),
-            // Without a filter of rows, the offset and limit are rows of the selection.
-            (self.predicate.is_none() && self.filter.is_none())
-                .then_some((self.offset, self.limit)),
+            settings.selection.as_ref(),
+            settings.predicate.as_ref(),
+            offset_limit,
         )?;
-        let post_filter = self.predicate.is_some() || self.filter.is_some();
+        // The offset and limit left to apply: those of the rows that filters keep.
+        let (offset, limit) = match offset_limit {
+            Some(_) => (0, None),
+            None => (settings.offset, settings.limit),
+        };
         Ok(ParquetRecordBatchReader {
-            reader: self.reader,
+            reader,
             schema: output_schema,
             read_schema,
             shapes,
             keep,
             plan: plan.into_iter(),
             current: None,
-            parallel: self.parallel,
+            parallel,
             ready: VecDeque::new(),
-            batch_size: self.batch_size,
-            predicate: self.predicate,
-            filter: self.filter.zip(filter_keep),
-            offset: if post_filter { self.offset } else { 0 },
-            limit: if post_filter { self.limit } else { None },
+            batch_size: settings.batch_size,
+            predicate: settings.predicate,
+            filter: settings.filter.zip(filter_keep),
+            offset,
+            limit,
             done: false,
         })
     }
-}
-
-/// Marks the leaves under `paths` in `selected`.
-fn mark_paths(
-    schema: &parquet_file::Schema,
-    paths: Vec<&ColumnPath>,
-    selected: &mut [bool],
-) -> Result<()> {
-    for path in paths {
-        let under = schema.columns_under(path);
-        if under.is_empty() {
-            return Err(Error::Argument(format!("no column {path}")));
-        }
-        for c in under {
-            if let Some(s) = selected.get_mut(c) {
-                *s = true;
-            }
-        }
-    }
-    Ok(())
 }
 
 /// One row group to read, and its rows (all when `None`).
