@@ -5,6 +5,8 @@
 
 #![allow(clippy::unwrap_used, clippy::cast_possible_truncation)] // Small test files.
 
+mod common;
+
 use std::sync::Arc;
 
 use arrow_array::builder::{ListBuilder, StringViewBuilder};
@@ -15,21 +17,13 @@ use arrow_array::{
     StringArray, StringViewArray,
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
-use parquet_arrow::{ArrowWriter, ParquetRecordBatchReaderBuilder};
+use parquet_arrow::ParquetRecordBatchReaderBuilder;
 use parquet_file::{Bytes, ColumnBatch, FileReader, RowSelection, WriterOptions};
+
+use common::write;
 
 /// Rows of the test files.
 const ROWS: usize = 3000;
-
-/// Writes `batches` with `options`.
-fn write(schema: &SchemaRef, batches: &[RecordBatch], options: WriterOptions) -> Bytes {
-    let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), Some(options)).unwrap();
-    for batch in batches {
-        writer.write(batch).unwrap();
-    }
-    writer.finish().unwrap();
-    Bytes::from(writer.into_inner())
-}
 
 /// The value of row `i`, or `None` for a null: new values a few rows at a time, short
 /// and long ones (views inline and by offset).
@@ -154,7 +148,7 @@ fn fallback_file() -> (SchemaRef, RecordBatch, Bytes) {
         .with_dictionary_page_bytes(3000)
         .with_page_rows(100)
         .with_row_group_rows(1200);
-    let file = write(&schema, std::slice::from_ref(&batch), options);
+    let file = write(&schema, std::slice::from_ref(&batch), Some(options));
     (schema, batch, file)
 }
 
@@ -302,7 +296,7 @@ fn more_entries_than_the_keys_index_are_read_by_value() {
     let options = WriterOptions::new()
         .with_page_rows(100)
         .with_row_group_rows(1000);
-    let file = write(&schema, &batches, options);
+    let file = write(&schema, &batches, Some(options));
     let expected: Vec<_> = (0..2000)
         .map(|i| value(i).map(String::into_bytes))
         .collect();

@@ -12,6 +12,8 @@
     clippy::single_range_in_vec_init
 )] // Small generated values; selections of one range.
 
+mod common;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
@@ -21,39 +23,15 @@ use arrow_array::{
 };
 use arrow_buffer::{NullBuffer, OffsetBuffer};
 use arrow_schema::{DataType, Field as ArrowField, Fields, Schema as ArrowSchema, TimeUnit};
+use common::{byte_arrays, write_columns};
 use parquet_arrow::{
     ARROW_SCHEMA_META_KEY, ArrowWriter, ParquetRecordBatchReaderBuilder, ProjectionMask,
     encode_arrow_schema,
 };
 use parquet_file::{
-    ByteArrayBatch, Bytes, ColumnBatch, ColumnValues, FileReader, FileWriter,
-    FixedLenByteArrayBatch, LogicalType, PhysicalType, Repetition, RowSelection, Schema,
-    SchemaField, TimeUnit as Unit, WriterOptions,
+    Bytes, ColumnValues, FileReader, FixedLenByteArrayBatch, LogicalType, PhysicalType, Repetition,
+    RowSelection, Schema, SchemaField, TimeUnit as Unit, WriterOptions,
 };
-
-/// A column's values and levels, to write with `FileWriter`.
-type Column = (ColumnValues, Vec<u16>, Vec<u16>);
-
-/// Writes one row group of `columns` (one per leaf of `schema`) with `FileWriter`.
-fn write_columns(schema: Schema, columns: Vec<Column>, options: WriterOptions) -> Bytes {
-    let mut writer = FileWriter::new(Vec::new(), schema, options).unwrap();
-    let leaves = writer.schema().columns().to_vec();
-    let batches: Vec<ColumnBatch> = columns
-        .into_iter()
-        .zip(&leaves)
-        .map(|((values, def, rep), column)| {
-            ColumnBatch::try_new(column, values, def, rep)
-                .unwrap_or_else(|e| panic!("column {}: {e}", column.path))
-        })
-        .collect();
-    writer.write_batches(&batches).unwrap();
-    writer.finish().unwrap();
-    Bytes::from(writer.into_inner())
-}
-
-fn byte_arrays<V: AsRef<[u8]>>(values: impl IntoIterator<Item = V>) -> ColumnValues {
-    ColumnValues::ByteArray(values.into_iter().collect::<ByteArrayBatch>())
-}
 
 /// `options` with `schema` stored as the file's `ARROW:schema`.
 fn with_stored(options: WriterOptions, schema: &ArrowSchema) -> WriterOptions {

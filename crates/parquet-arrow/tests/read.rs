@@ -17,6 +17,8 @@
     clippy::single_range_in_vec_init
 )] // Small generated values; selections of one range.
 
+mod common;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -45,30 +47,21 @@ use arrow_schema::{
 };
 use arrow_select::concat::concat_batches;
 use arrow_select::filter::filter_record_batch;
+use common::{Column, byte_arrays, nulls_every, write, write_columns};
 use parquet_arrow::{
-    ARROW_SCHEMA_META_KEY, ArrowWriter, Error, ParquetRecordBatchReader,
-    ParquetRecordBatchReaderBuilder, ProjectionMask, RowFilter, parquet_to_arrow_schema,
+    ARROW_SCHEMA_META_KEY, Error, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+    ProjectionMask, RowFilter, parquet_to_arrow_schema,
 };
 use parquet_file::{
-    BloomFilterOptions, ByteArrayBatch, Bytes, ColumnBatch, ColumnOptions, ColumnPath,
-    ColumnValues, FileReader, FileWriter, FixedLenByteArrayBatch, Int96, Limits, Literal,
-    LogicalType, Op, PageVersion, PhysicalType, Predicate, Repetition, Row, RowSelection, Schema,
-    SchemaField, Source, StatisticsLevel, TimeUnit as Unit, WriterOptions,
+    BloomFilterOptions, Bytes, ColumnOptions, ColumnPath, ColumnValues, FileReader,
+    FixedLenByteArrayBatch, Int96, Limits, Literal, LogicalType, Op, PageVersion, PhysicalType,
+    Predicate, Repetition, Row, RowSelection, Schema, SchemaField, Source, StatisticsLevel,
+    TimeUnit as Unit, WriterOptions,
 };
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
 // Helpers.
-
-/// Writes `batches` with `ArrowWriter` and gives the file.
-fn write(schema: &SchemaRef, batches: &[RecordBatch], options: Option<WriterOptions>) -> Bytes {
-    let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), options).unwrap();
-    for batch in batches {
-        writer.write(batch).unwrap();
-    }
-    writer.finish().unwrap();
-    Bytes::from(writer.into_inner())
-}
 
 /// Every batch of `reader`, checking that each has the reader's schema.
 fn collect<S: Source>(reader: ParquetRecordBatchReader<S>) -> Vec<RecordBatch> {
@@ -170,13 +163,6 @@ fn read_counting(
     let footer = source.bytes();
     let batch = read_one(configure(builder));
     (batch, source.bytes() - footer)
-}
-
-/// `Some(f(i))` but for every `every`th position (from `phase`).
-fn nulls_every<T>(n: usize, every: usize, phase: usize, f: impl Fn(usize) -> T) -> Vec<Option<T>> {
-    (0..n)
-        .map(|i| (!(i + phase).is_multiple_of(every)).then(|| f(i)))
-        .collect()
 }
 
 /// Borrowed byte strings of `values`.
@@ -2272,30 +2258,6 @@ fn empty_results_and_empty_files() {
 
 // ---------------------------------------------------------------------------------------
 // Files without a stored Arrow schema.
-
-/// A column's values and levels, to write with `FileWriter`.
-type Column = (ColumnValues, Vec<u16>, Vec<u16>);
-
-/// Writes one row group of `columns` (one per leaf of `schema`) with `FileWriter`.
-fn write_columns(schema: Schema, columns: Vec<Column>, options: WriterOptions) -> Bytes {
-    let mut writer = FileWriter::new(Vec::new(), schema, options).unwrap();
-    let leaves = writer.schema().columns().to_vec();
-    let batches: Vec<ColumnBatch> = columns
-        .into_iter()
-        .zip(&leaves)
-        .map(|((values, def, rep), column)| {
-            ColumnBatch::try_new(column, values, def, rep)
-                .unwrap_or_else(|e| panic!("column {}: {e}", column.path))
-        })
-        .collect();
-    writer.write_batches(&batches).unwrap();
-    writer.finish().unwrap();
-    Bytes::from(writer.into_inner())
-}
-
-fn byte_arrays<V: AsRef<[u8]>>(values: impl IntoIterator<Item = V>) -> ColumnValues {
-    ColumnValues::ByteArray(values.into_iter().collect::<ByteArrayBatch>())
-}
 
 fn fixed_bytes(width: usize, values: &[&[u8]]) -> ColumnValues {
     ColumnValues::FixedLenByteArray(

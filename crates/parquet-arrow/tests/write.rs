@@ -11,6 +11,8 @@
     clippy::too_many_lines
 )] // Small generated values.
 
+mod common;
+
 use std::sync::Arc;
 
 use arrow_array::builder::{
@@ -36,23 +38,14 @@ use arrow_array::{
     UInt16Array, UInt32Array, UInt64Array,
 };
 use arrow_buffer::{ArrowNativeType, NullBuffer, OffsetBuffer, ScalarBuffer, i256};
-use arrow_schema::{DataType, Field as ArrowField, Fields, Schema, SchemaRef, TimeUnit};
+use arrow_schema::{DataType, Field as ArrowField, Fields, Schema, TimeUnit};
+use common::{nulls_every, write};
 use parquet_arrow::{ARROW_SCHEMA_META_KEY, ArrowWriter, Error, decode_arrow_schema};
 use parquet_file::{
     Bytes, Codec, ColumnOptions, Encoding, Field, FileReader, PageVersion, StatisticsLevel,
     TimeUnit as Unit, WriterOptions,
 };
 use proptest::prelude::*;
-
-/// Writes `batches` and gives the file.
-fn write(schema: &SchemaRef, batches: &[RecordBatch], options: Option<WriterOptions>) -> Bytes {
-    let mut writer = ArrowWriter::try_new(Vec::new(), schema.clone(), options).unwrap();
-    for batch in batches {
-        writer.write(batch).unwrap();
-    }
-    writer.finish().unwrap();
-    Bytes::from(writer.into_inner())
-}
 
 /// The rows of a file, as `parquet-file` reads them: each row's fields in order.
 fn rows(file: &Bytes) -> Vec<Vec<Field>> {
@@ -292,13 +285,6 @@ fn parquet_width(precision: u8) -> usize {
     (1..=32)
         .find(|&n| ((8 * n - 1) as f64 * std::f64::consts::LOG10_2).floor() >= f64::from(precision))
         .unwrap()
-}
-
-/// `Some(v)` but for every `every`th position (from `phase`).
-fn nulls_every<T>(n: usize, every: usize, phase: usize, f: impl Fn(usize) -> T) -> Vec<Option<T>> {
-    (0..n)
-        .map(|i| (!(i + phase).is_multiple_of(every)).then(|| f(i)))
-        .collect()
 }
 
 /// A batch of every primitive type, each with nulls (and a few not nullable).
