@@ -348,7 +348,7 @@ pub(crate) fn build(
                 None => list.entries(leaves, &slots, fixed)?,
             };
             let values = build(child, leaves, child_slots)?;
-            list_array(data_type, shape.field.name(), offsets, values, nulls, fixed)
+            list_array(data_type, shape.field.name(), offsets, values, nulls)
         }
     }
 }
@@ -641,7 +641,6 @@ fn list_array(
     offsets: Offsets,
     values: ArrayRef,
     nulls: Option<NullBuffer>,
-    fixed: Option<usize>,
 ) -> Result<ArrayRef> {
     let too_long = || {
         invalid(format!(
@@ -649,39 +648,28 @@ fn list_array(
         ))
     };
     Ok(match data_type {
-        DataType::List(field) => {
-            let offsets = offsets.narrow().ok_or_else(too_long)?;
-            Arc::new(ListArray::try_new(
-                Arc::clone(field),
-                OffsetBuffer::new(ScalarBuffer::from(offsets)),
-                values,
-                nulls,
-            )?)
-        }
-        DataType::LargeList(field) => {
-            let offsets = offsets.wide().ok_or_else(too_long)?;
-            Arc::new(LargeListArray::try_new(
-                Arc::clone(field),
-                OffsetBuffer::new(ScalarBuffer::from(offsets)),
-                values,
-                nulls,
-            )?)
-        }
-        DataType::ListView(field) => {
+        DataType::List(field) | DataType::ListView(field) => {
             let offsets = offsets.narrow().ok_or_else(too_long)?;
             let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
             let list = ListArray::try_new(Arc::clone(field), offsets, values, nulls)?;
-            Arc::new(ListViewArray::from(list))
+            if matches!(data_type, DataType::ListView(_)) {
+                Arc::new(ListViewArray::from(list))
+            } else {
+                Arc::new(list)
+            }
         }
-        DataType::LargeListView(field) => {
+        DataType::LargeList(field) | DataType::LargeListView(field) => {
             let offsets = offsets.wide().ok_or_else(too_long)?;
             let offsets = OffsetBuffer::new(ScalarBuffer::from(offsets));
             let list = LargeListArray::try_new(Arc::clone(field), offsets, values, nulls)?;
-            Arc::new(LargeListViewArray::from(list))
+            if matches!(data_type, DataType::LargeListView(_)) {
+                Arc::new(LargeListViewArray::from(list))
+            } else {
+                Arc::new(list)
+            }
         }
         DataType::FixedSizeList(field, n) => {
             let len = offsets.lists();
-            debug_assert!(fixed.is_some());
             Arc::new(FixedSizeListArray::try_new_with_length(
                 Arc::clone(field),
                 *n,
