@@ -1,7 +1,6 @@
 //! The commands: each reads through `parquet-file` and prints to `out`.
 
 use std::fmt::Write as _;
-use std::fs::File;
 use std::io::Write;
 
 use parquet_file::{
@@ -12,10 +11,11 @@ use parquet_file::{
 
 use crate::filter::{parse, resolve};
 use crate::format::{cell, json, object, string};
+use crate::input::Data;
 use crate::{Failure, Format};
 
 /// The reader every command uses.
-pub(crate) type Reader = FileReader<File>;
+pub(crate) type Reader = FileReader<Data>;
 
 pub(crate) fn schema(reader: &Reader, out: &mut impl Write) -> Result<(), Failure> {
     write!(out, "{}", reader.schema())?;

@@ -8,46 +8,49 @@
 
 use std::collections::VecDeque;
 use std::fmt;
-use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufRead, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use orc_file::{OrcWriter, ReadOptions, TypeDescription};
 use parquet_file::{ErrorKind, Field, FileWriter, Projection, Row, RowIter, Schema};
 
 use crate::commands::Printer;
 use crate::contract::Rows;
 use crate::infer::Inference;
+use crate::input::{self, Data, Input, Text, is_dash};
 use crate::json::{self, Json};
 use crate::orc_convert::{
     GivenSchema, OrcWriteArgs, is_input_error, orc_type_of, parquet_schema_of, parse_schema,
     row_to_orc, row_to_parquet,
 };
-use crate::output::{OutputFile, WriteArgs, positive};
+use crate::output::{self, Output, Writer};
 use crate::progress::Progress;
-use crate::{Failure, Format, KeyArgs, csv};
+use crate::write_args::{WriteArgs, positive};
+use crate::{Failure, FileFormat, Format, KeyArgs, Opened, csv};
 
 /// The arguments of `convert`.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ConvertArgs {
-    /// The file to read: JSON Lines (.jsonl, .json), CSV with a header line (.csv),
-    /// Parquet or ORC (known by their first bytes, `PAR1` and `ORC`).
+    /// The file to read (`-`: standard input): JSON Lines (.jsonl, .json), CSV with a
+    /// header line (.csv), Parquet or ORC (known by their first bytes, `PAR1` and `ORC`).
     input: PathBuf,
-    /// The file to write, in the format of its extension (.jsonl, .json, .csv, .parquet,
-    /// .orc; replaced once written whole).
+    /// The file to write (`-`: standard output), in the format of its extension
+    /// (.jsonl, .json, .csv, .parquet, .orc). A regular file is replaced once written
+    /// whole; a device or a FIFO is written where it is.
     #[arg(required_unless_present = "print_schema")]
     output: Option<PathBuf>,
-    /// The input's format, whatever its extension.
+    /// The input's format, whatever its name or first bytes.
     #[arg(long, value_enum, value_name = "FORMAT")]
     from: Option<FileFormat>,
-    /// The output's format, whatever its extension.
+    /// The output's format, for standard output or a name without one of the
+    /// extensions (which it may not contradict).
     #[arg(long, value_enum, value_name = "FORMAT")]
     to: Option<FileFormat>,
     /// The schema of JSON Lines or CSV input: message-type text, or an ORC type string
-    /// (`struct<a:int,...>`), as `pqkit schema` prints them of Parquet and ORC files.
-    /// Without it, a schema is inferred from the first rows.
+    /// (`struct<a:int,...>`), as `pqkit schema` prints them of Parquet and ORC files
+    /// (`-`: standard input). Without it, a schema is inferred from the first rows.
     #[arg(long, value_name = "FILE")]
     schema: Option<PathBuf>,
     /// Prints the schema and exits: the output's (given `OUTPUT` or `--to`), else the
@@ -71,52 +74,70 @@ pub(crate) struct ConvertArgs {
     orc: OrcWriteArgs,
 }
 
-/// The formats `convert` reads and writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum FileFormat {
-    /// JSON Lines: one object per line, values by the rows contract.
-    Jsonl,
-    /// Comma-separated values with a header line.
-    Csv,
-    /// Parquet.
-    Parquet,
-    /// ORC.
-    Orc,
-}
-
-/// The format of the file at `path` by its first bytes, when it is Parquet or ORC.
-fn magic(path: &Path) -> Option<FileFormat> {
-    use std::io::Read as _;
-    let mut head = Vec::with_capacity(4);
-    File::open(path).ok()?.take(4).read_to_end(&mut head).ok()?;
-    if head.starts_with(b"ORC") {
-        Some(FileFormat::Orc)
-    } else if head == b"PAR1" || head == b"PARE" {
-        Some(FileFormat::Parquet)
-    } else {
+/// The output's format: `--to`, or what the output's name says (which `--to` may not
+/// contradict).
+fn output_format(args: &ConvertArgs) -> Result<Option<FileFormat>, Failure> {
+    let Some(path) = args.output.as_deref() else {
+        return Ok(args.to);
+    };
+    let named = if is_dash(path) {
         None
-    }
-}
-
-/// The format of `path`: `given`, or by its extension.
-fn format_of(path: &Path, given: Option<FileFormat>, flag: &str) -> Result<FileFormat, Failure> {
-    if let Some(format) = given {
-        return Ok(format);
-    }
-    let extension = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match extension.as_deref() {
-        Some("jsonl" | "json") => Ok(FileFormat::Jsonl),
-        Some("csv") => Ok(FileFormat::Csv),
-        Some("parquet") => Ok(FileFormat::Parquet),
-        Some("orc") => Ok(FileFormat::Orc),
-        _ => Err(Failure::Usage(format!(
-            "{}: the extension is not .jsonl, .json, .csv, .parquet or .orc; give {flag}",
+    } else {
+        FileFormat::of_name(path)
+    };
+    match (args.to, named) {
+        (Some(to), Some(named)) if to != named => Err(Failure::Usage(format!(
+            "{}: the name says {named} and --to says {to}; name the file for what it holds",
+            path.display()
+        ))),
+        (Some(format), _) | (None, Some(format)) => Ok(Some(format)),
+        (None, None) if is_dash(path) => Err(Failure::Usage(
+            "standard output: give --to, as there is no extension to tell the format by".into(),
+        )),
+        (None, None) => Err(Failure::Usage(format!(
+            "{}: the extension is not .jsonl, .json, .csv, .parquet or .orc; give --to",
             path.display()
         ))),
     }
+}
+
+/// Refuses the flags of a writer other than the output's (`to`).
+fn writer_flags_fit(args: &ConvertArgs, to: Option<FileFormat>) -> Result<(), Failure> {
+    if to != Some(FileFormat::Parquet)
+        && let Some(flag) = args.write.first_given()
+    {
+        return Err(Failure::Usage(format!("{flag} is for Parquet output")));
+    }
+    if to != Some(FileFormat::Orc)
+        && let Some(flag) = args.orc.first_given()
+    {
+        return Err(Failure::Usage(format!("{flag} is for ORC output")));
+    }
+    Ok(())
+}
+
+/// The input's format: `--from`, or what its first bytes say of Parquet and ORC, or what
+/// its name says.
+fn input_format(args: &ConvertArgs, input: &mut Input) -> Result<FileFormat, Failure> {
+    if let Some(from) = args.from {
+        return Ok(from);
+    }
+    if let Some(format) = input.magic().map_err(|f| f.in_context(input.name()))? {
+        return Ok(format);
+    }
+    if is_dash(&args.input) {
+        return Err(Failure::Usage(
+            "standard input is not Parquet or ORC (by its first bytes); give --from jsonl or \
+             --from csv"
+                .into(),
+        ));
+    }
+    FileFormat::of_name(&args.input).ok_or_else(|| {
+        Failure::Usage(format!(
+            "{}: the extension is not .jsonl, .json, .csv, .parquet or .orc; give --from",
+            args.input.display()
+        ))
+    })
 }
 
 /// Where a row came from, for messages.
@@ -256,34 +277,34 @@ impl<R: BufRead> CsvRecords<R> {
 /// Where rows come from.
 enum Source<'r> {
     Parquet {
-        rows: RowIter<'r, File>,
+        rows: RowIter<'r, Data>,
         done: u64,
     },
     Orc {
-        rows: Box<orc_file::Rows<'r, File>>,
+        rows: Box<orc_file::Rows<'r, Data>>,
         done: u64,
     },
     Jsonl {
-        lines: JsonLines<BufReader<File>>,
+        lines: JsonLines<Text>,
         rows: Rows,
     },
     Csv {
-        records: CsvRecords<BufReader<File>>,
+        records: CsvRecords<Text>,
         columns: Vec<usize>,
         rows: Rows,
     },
 }
 
 impl Source<'_> {
-    /// The next row and where it came from. Errors name the input (`path`).
-    fn next(&mut self, path: &Path) -> Result<Option<(Row, Place)>, Failure> {
-        let bad = |e: String| Failure::File(format!("{}: {e}", path.display()));
+    /// The next row and where it came from. Errors name the input (`name`).
+    fn next(&mut self, name: &str) -> Result<Option<(Row, Place)>, Failure> {
+        let bad = |e: String| Failure::File(format!("{name}: {e}"));
         match self {
             Self::Parquet { rows, done } => {
                 let Some(row) = rows.next() else {
                     return Ok(None);
                 };
-                let row = row.map_err(|e| Failure::from(e).in_file(path))?;
+                let row = row.map_err(|e| Failure::from(e).in_context(name))?;
                 *done += 1;
                 Ok(Some((row, Place::Row(*done - 1))))
             }
@@ -291,7 +312,7 @@ impl Source<'_> {
                 let Some(row) = rows.next() else {
                     return Ok(None);
                 };
-                let row = row.map_err(|e| Failure::from(e).in_file(path))?;
+                let row = row.map_err(|e| Failure::from(e).in_context(name))?;
                 *done += 1;
                 Ok(Some((row, Place::Row(*done - 1))))
             }
@@ -323,9 +344,9 @@ impl Source<'_> {
 
 /// Where rows go.
 enum Sink {
-    Parquet(Box<FileWriter<BufWriter<File>>>),
-    Orc(Box<OrcWriter<BufWriter<File>>>),
-    Text(Printer, BufWriter<File>),
+    Parquet(Box<FileWriter<BufWriter<Writer>>>),
+    Orc(Box<OrcWriter<BufWriter<Writer>>>),
+    Text(Printer, BufWriter<Writer>),
 }
 
 /// The schema of the rows: they are Parquet's values or ORC's.
@@ -362,39 +383,43 @@ enum Carry {
     ToParquet(TypeDescription),
 }
 
-fn open_text(path: &Path) -> Result<BufReader<File>, Failure> {
-    File::open(path)
-        .map(BufReader::new)
-        .map_err(|e| Failure::File(format!("{}: cannot open: {e}", path.display())))
+/// The schema `--schema` gives, read from its file (`-`: standard input).
+fn read_schema(path: &Path, input: &Path) -> Result<GivenSchema, Failure> {
+    let shown = input::shown(path);
+    let text = if is_dash(path) {
+        if is_dash(input) {
+            return Err(Failure::Usage(
+                "--schema - and the input - cannot both be standard input".into(),
+            ));
+        }
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| Failure::File(format!("{shown}: cannot read: {e}")))?;
+    parse_schema(&text).map_err(|e| Failure::Usage(format!("--schema {shown}: {e}")))
 }
 
-fn read_schema(path: &Path) -> Result<GivenSchema, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::File(format!("{}: cannot read: {e}", path.display())))?;
-    parse_schema(&text).map_err(|e| Failure::Usage(format!("--schema {}: {e}", path.display())))
-}
-
-/// Runs `convert`; the schema goes to `out` with `--print-schema`.
+/// Runs `convert` (with Parquet and ORC that is not a regular file held in memory up to
+/// `limit` bytes); the schema goes to `out` with `--print-schema`.
 ///
 /// # Errors
 ///
 /// Bad usage, or a file that cannot be read or written (or holds a row that does not
 /// fit the schema), named in the message.
-pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
-    let input = args.input.as_path();
-    let from = match args.from {
-        Some(from) => from,
-        None => match magic(input) {
-            Some(format) => format,
-            None => format_of(input, None, "--from")?,
-        },
-    };
-    let to = match (args.output.as_deref(), args.to) {
-        (_, Some(to)) => Some(to),
-        (Some(path), None) => Some(format_of(path, None, "--to")?),
-        (None, None) => None,
-    };
-    if matches!(from, FileFormat::Parquet | FileFormat::Orc) && args.schema.is_some() {
+pub(crate) fn convert(args: &ConvertArgs, limit: u64, out: &mut impl Write) -> Result<(), Failure> {
+    if let Some(path) = &args.output {
+        output::not_a_directory(path)?;
+    }
+    let to = output_format(args)?;
+    let writes = args.output.is_some() && !args.print_schema;
+    if writes {
+        writer_flags_fit(args, to)?;
+    }
+    let mut input =
+        Input::open(&args.input).map_err(|f| f.in_context(&input::shown(&args.input)))?;
+    let from = input_format(args, &mut input)?;
+    if from.is_binary() && args.schema.is_some() {
         return Err(Failure::Usage(format!(
             "--schema is for JSON Lines or CSV input: {} file has its own",
             if from == FileFormat::Orc {
@@ -404,48 +429,54 @@ pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Fa
             }
         )));
     }
-    if args.output.is_some()
-        && to.is_some_and(|to| to != FileFormat::Parquet)
-        && let Some(flag) = args.write.first_given()
-    {
-        return Err(Failure::Usage(format!("{flag} is for Parquet output")));
-    }
-    if args.output.is_some()
-        && to.is_some_and(|to| to != FileFormat::Orc)
-        && let Some(flag) = args.orc.first_given()
-    {
-        return Err(Failure::Usage(format!("{flag} is for ORC output")));
-    }
-    let given = args.schema.as_deref().map(read_schema).transpose()?;
-    let bad = |e: String| Failure::File(format!("{}: {e}", input.display()));
+    let given = args
+        .schema
+        .as_deref()
+        .map(|schema| read_schema(schema, &args.input))
+        .transpose()?;
+    // The output is checked, and opened, before any work.
+    let output = match (args.output.as_deref(), to) {
+        (Some(path), Some(to)) if writes => Some(Output::create(path, to, Some(&input))?),
+        _ => None,
+    };
+    let name = input.name().to_owned();
+    let job = Job {
+        args,
+        input: &name,
+        to,
+        output,
+    };
+    let bad = |e: String| Failure::File(format!("{name}: {e}"));
     match from {
-        FileFormat::Parquet => {
-            let reader = crate::open(&args.input, &args.keys).map_err(|f| f.in_file(input))?;
-            let rows = reader
-                .rows_with(Projection::all())
-                .map_err(|e| Failure::from(e).in_file(input))?;
-            let source = Source::Parquet { rows, done: 0 };
-            let total = reader.metadata().num_rows();
-            let schema = RowSchema::Parquet(Arc::clone(reader.schema()));
-            run(args, source, &schema, Some(total), to, out)
-        }
-        FileFormat::Orc => {
-            let reader = crate::orc_file(input, &args.keys)
-                .map_err(|f| f.in_file(input))?
-                .ok_or_else(|| Failure::File(format!("{}: not an ORC file", input.display())))?;
-            let rows = reader
-                .rows(ReadOptions::default())
-                .map_err(|e| Failure::from(e).in_file(input))?;
-            let source = Source::Orc {
-                rows: Box::new(rows),
-                done: 0,
-            };
-            let schema = RowSchema::Orc(reader.schema().clone());
-            run(args, source, &schema, Some(reader.num_rows()), to, out)
+        FileFormat::Parquet | FileFormat::Orc => {
+            let opened =
+                crate::open_as(input, from, &args.keys, limit).map_err(|f| f.in_context(&name))?;
+            match opened {
+                Opened::Parquet(reader) => {
+                    let rows = reader
+                        .rows_with(Projection::all())
+                        .map_err(|e| Failure::from(e).in_context(&name))?;
+                    let source = Source::Parquet { rows, done: 0 };
+                    let total = reader.metadata().num_rows();
+                    let schema = RowSchema::Parquet(Arc::clone(reader.schema()));
+                    job.run(source, &schema, Some(total), out)
+                }
+                Opened::Orc(reader) => {
+                    let rows = reader
+                        .rows(ReadOptions::default())
+                        .map_err(|e| Failure::from(e).in_context(&name))?;
+                    let source = Source::Orc {
+                        rows: Box::new(rows),
+                        done: 0,
+                    };
+                    let schema = RowSchema::Orc(reader.schema().clone());
+                    job.run(source, &schema, Some(reader.num_rows()), out)
+                }
+            }
         }
         FileFormat::Jsonl => {
             let mut lines = JsonLines {
-                input: open_text(input)?,
+                input: input.into_text(),
                 text: String::new(),
                 line: 0,
                 ahead: VecDeque::new(),
@@ -456,10 +487,10 @@ pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Fa
             };
             let rows = schema.rows();
             let source = Source::Jsonl { lines, rows };
-            run(args, source, &schema, None, to, out)
+            job.run(source, &schema, None, out)
         }
         FileFormat::Csv => {
-            let mut records = CsvRecords::new(open_text(input)?).map_err(bad)?;
+            let mut records = CsvRecords::new(input.into_text()).map_err(bad)?;
             let schema = match given {
                 Some(schema) => RowSchema::of(schema),
                 None => RowSchema::Parquet(Arc::new(records.infer(args.infer_rows).map_err(bad)?)),
@@ -471,21 +502,30 @@ pub(crate) fn convert(args: &ConvertArgs, out: &mut impl Write) -> Result<(), Fa
                 columns,
                 rows,
             };
-            run(args, source, &schema, None, to, out)
+            job.run(source, &schema, None, out)
         }
     }
 }
 
-/// The writer of the output `path` in format `to`, of rows of `schema`.
+/// A conversion under way: its arguments, the input's name, and the output (when it
+/// writes one rather than printing a schema), opened.
+struct Job<'a> {
+    args: &'a ConvertArgs,
+    input: &'a str,
+    to: Option<FileFormat>,
+    output: Option<(Output, Writer)>,
+}
+
+/// The writer of the output (`shown`) in format `to`, of rows of `schema`.
 fn open_sink(
     args: &ConvertArgs,
-    path: &Path,
+    shown: &str,
     to: FileFormat,
     schema: &RowSchema,
-    output: File,
+    output: Writer,
 ) -> Result<Sink, Failure> {
-    let writing = |e: parquet_file::Error| Failure::from(e).in_file(path);
-    let orc_writing = |e: orc_file::Error| Failure::from(e).in_file(path);
+    let writing = |e: parquet_file::Error| Failure::from(e).in_context(shown);
+    let orc_writing = |e: orc_file::Error| Failure::from(e).in_context(shown);
     Ok(match (to, schema) {
         (FileFormat::Parquet, RowSchema::Parquet(schema)) => {
             let options = args.write.options(schema)?;
@@ -499,7 +539,7 @@ fn open_sink(
                     // A setting that does not fit the file (a timestamp with local time
                     // zone in version 0.11, a block size out of range).
                     orc_file::Error::InvalidInput { what } => {
-                        Failure::Usage(format!("{}: {what}", path.display()))
+                        Failure::Usage(format!("{shown}: {what}"))
                     }
                     e => orc_writing(e),
                 })?;
@@ -509,113 +549,118 @@ fn open_sink(
         (FileFormat::Csv, _) => Sink::Text(Printer::new(Format::Csv), BufWriter::new(output)),
         // The output schema is of the output's format.
         (FileFormat::Parquet | FileFormat::Orc, _) => {
-            return Err(Failure::File(format!(
-                "{}: no schema for the output",
-                path.display()
-            )));
+            return Err(Failure::File(format!("{shown}: no schema for the output")));
         }
     })
 }
 
-/// Moves the rows of `source` (of `schema`, `total` of them when known) to the output in
-/// format `to` (or prints the schema).
-fn run(
-    args: &ConvertArgs,
-    mut source: Source<'_>,
-    schema: &RowSchema,
-    total: Option<u64>,
-    to: Option<FileFormat>,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    let input = args.input.as_path();
-    let mapping = |e: String| Failure::File(format!("{}: {e}", input.display()));
-    if args.union_as_struct
-        && !(matches!(schema, RowSchema::Orc(_)) && to == Some(FileFormat::Parquet))
-    {
-        return Err(Failure::Usage(
-            "--union-as-struct is for ORC rows written to Parquet".into(),
-        ));
-    }
-    // The schema of the output, and how rows are carried to it.
-    let (output_schema, carry) = match (to, schema) {
-        (Some(FileFormat::Parquet), RowSchema::Orc(t)) => (
-            RowSchema::Parquet(Arc::new(
-                parquet_schema_of(t, args.union_as_struct).map_err(mapping)?,
-            )),
-            Carry::ToParquet(t.clone()),
-        ),
-        (Some(FileFormat::Orc), RowSchema::Parquet(schema)) => {
-            let t = orc_type_of(&Rows::new(schema), args.orc.version()).map_err(mapping)?;
-            (RowSchema::Orc(t.clone()), Carry::ToOrc(t))
+impl Job<'_> {
+    /// Moves the rows of `source` (of `schema`, `total` of them when known) to the
+    /// output (or prints the schema).
+    fn run(
+        self,
+        mut source: Source<'_>,
+        schema: &RowSchema,
+        total: Option<u64>,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
+        let Self {
+            args,
+            input,
+            to,
+            output,
+        } = self;
+        let mapping = |e: String| Failure::File(format!("{input}: {e}"));
+        if args.union_as_struct
+            && !(matches!(schema, RowSchema::Orc(_)) && to == Some(FileFormat::Parquet))
+        {
+            return Err(Failure::Usage(
+                "--union-as-struct is for ORC rows written to Parquet".into(),
+            ));
         }
-        (_, RowSchema::Parquet(schema)) => (RowSchema::Parquet(Arc::clone(schema)), Carry::Same),
-        (_, RowSchema::Orc(t)) => (RowSchema::Orc(t.clone()), Carry::Same),
-    };
-    let (Some(path), Some(to), false) = (args.output.as_deref(), to, args.print_schema) else {
-        match &output_schema {
-            RowSchema::Parquet(schema) => write!(out, "{schema}")?,
-            RowSchema::Orc(t) => writeln!(out, "{t}")?,
-        }
-        return Ok(());
-    };
-    let (file, output) = OutputFile::create(path)?;
-    let writing = |e: parquet_file::Error| Failure::from(e).in_file(path);
-    let orc_writing = |e: orc_file::Error| Failure::from(e).in_file(path);
-    let mut sink = open_sink(args, path, to, &output_schema, output)?;
-    let mut progress = Progress::new(total);
-    let mut done = 0_u64;
-    while let Some((row, place)) = source.next(input)? {
-        let bad_row = |e: String| Failure::File(format!("{}: {place}: {e}", input.display()));
-        let row = match &carry {
-            Carry::Same => row,
-            Carry::ToOrc(t) => row_to_orc(row, t).map_err(bad_row)?,
-            Carry::ToParquet(t) => row_to_parquet(row, t).map_err(bad_row)?,
-        };
-        match &mut sink {
-            Sink::Parquet(writer) => writer.write_row(&row).map_err(|e| {
-                if matches!(e.kind(), ErrorKind::InvalidInput { .. }) {
-                    bad_row(e.to_string())
-                } else {
-                    writing(e)
-                }
-            })?,
-            Sink::Orc(writer) => writer.write_row(&row).map_err(|e| {
-                if is_input_error(&e) {
-                    bad_row(e.to_string())
-                } else {
-                    orc_writing(e)
-                }
-            })?,
-            Sink::Text(printer, text) => {
-                let fields: Vec<(&str, &Field)> =
-                    row.fields().iter().map(|(n, f)| (&**n, f)).collect();
-                printer.row(&fields, text).map_err(|f| f.in_file(path))?;
+        // The schema of the output, and how rows are carried to it.
+        let (output_schema, carry) = match (to, schema) {
+            (Some(FileFormat::Parquet), RowSchema::Orc(t)) => (
+                RowSchema::Parquet(Arc::new(
+                    parquet_schema_of(t, args.union_as_struct).map_err(mapping)?,
+                )),
+                Carry::ToParquet(t.clone()),
+            ),
+            (Some(FileFormat::Orc), RowSchema::Parquet(schema)) => {
+                let t = orc_type_of(&Rows::new(schema), args.orc.version()).map_err(mapping)?;
+                (RowSchema::Orc(t.clone()), Carry::ToOrc(t))
             }
+            (_, RowSchema::Parquet(schema)) => {
+                (RowSchema::Parquet(Arc::clone(schema)), Carry::Same)
+            }
+            (_, RowSchema::Orc(t)) => (RowSchema::Orc(t.clone()), Carry::Same),
+        };
+        let (Some((output, writer)), Some(to)) = (output, to) else {
+            match &output_schema {
+                RowSchema::Parquet(schema) => write!(out, "{schema}")?,
+                RowSchema::Orc(t) => writeln!(out, "{t}")?,
+            }
+            return Ok(());
+        };
+        let shown = output.shown().to_owned();
+        let shown = shown.as_str();
+        let writing = |e: parquet_file::Error| Failure::from(e).in_context(shown);
+        let orc_writing = |e: orc_file::Error| Failure::from(e).in_context(shown);
+        let flushing = |e: std::io::IntoInnerError<BufWriter<Writer>>| {
+            Failure::from(e.into_error()).in_context(shown)
+        };
+        let mut sink = open_sink(args, shown, to, &output_schema, writer)?;
+        let mut progress = Progress::new(total);
+        let mut done = 0_u64;
+        while let Some((row, place)) = source.next(input)? {
+            let bad_row = |e: String| Failure::File(format!("{input}: {place}: {e}"));
+            let row = match &carry {
+                Carry::Same => row,
+                Carry::ToOrc(t) => row_to_orc(row, t).map_err(bad_row)?,
+                Carry::ToParquet(t) => row_to_parquet(row, t).map_err(bad_row)?,
+            };
+            match &mut sink {
+                Sink::Parquet(writer) => writer.write_row(&row).map_err(|e| {
+                    if matches!(e.kind(), ErrorKind::InvalidInput { .. }) {
+                        bad_row(e.to_string())
+                    } else {
+                        writing(e)
+                    }
+                })?,
+                Sink::Orc(writer) => writer.write_row(&row).map_err(|e| {
+                    if is_input_error(&e) {
+                        bad_row(e.to_string())
+                    } else {
+                        orc_writing(e)
+                    }
+                })?,
+                Sink::Text(printer, text) => {
+                    let fields: Vec<(&str, &Field)> =
+                        row.fields().iter().map(|(n, f)| (&**n, f)).collect();
+                    printer
+                        .row(&fields, text)
+                        .map_err(|f| f.in_context(shown))?;
+                }
+            }
+            done += 1;
+            progress.update(done);
         }
-        done += 1;
-        progress.update(done);
-    }
-    match sink {
-        Sink::Parquet(mut writer) => {
-            writer.finish().map_err(writing)?;
-            writer
-                .into_inner()
-                .into_inner()
-                .map_err(|e| Failure::from(e.into_error()).in_file(path))?;
-        }
-        Sink::Orc(writer) => {
-            writer
+        let writer = match sink {
+            Sink::Parquet(mut writer) => {
+                writer.finish().map_err(writing)?;
+                writer.into_inner().into_inner().map_err(flushing)?
+            }
+            Sink::Orc(writer) => writer
                 .finish()
                 .map_err(orc_writing)?
                 .into_inner()
-                .map_err(|e| Failure::from(e.into_error()).in_file(path))?;
-        }
-        Sink::Text(printer, mut text) => {
-            printer.finish(&mut text).map_err(|f| f.in_file(path))?;
-            text.into_inner()
-                .map_err(|e| Failure::from(e.into_error()).in_file(path))?;
-        }
+                .map_err(flushing)?,
+            Sink::Text(printer, mut text) => {
+                printer.finish(&mut text).map_err(|f| f.in_context(shown))?;
+                text.into_inner().map_err(flushing)?
+            }
+        };
+        drop(progress);
+        output.commit(writer, done)
     }
-    drop(progress);
-    file.commit()
 }

@@ -1,11 +1,15 @@
 //! `pqkit`: inspect, verify, read, rewrite and convert Parquet and ORC files.
 //!
 //! A file is read as ORC when it starts with `ORC`, as Parquet otherwise, whatever its
-//! name.
+//! name. `-` is standard input as an input and standard output as an output; inputs
+//! are opened once, and outputs are checked before the work starts and never replace
+//! anything but a regular file ([`output`]).
 //!
 //! Exit status: 0 on success, 1 for a file that cannot be read or written, 2 for bad
-//! usage. Messages go to standard error, one line each (and a progress line, for long
-//! `rewrite` and `convert` runs on a terminal).
+//! usage; a run ended by SIGINT, SIGTERM or SIGHUP dies of it (130, 143, 129 in a shell)
+//! once its temporary file is removed. Messages go to standard error, one line each
+//! (and on a terminal a progress line for long `rewrite` and `convert` runs, and a
+//! line saying what they wrote).
 
 mod commands;
 mod contract;
@@ -14,19 +18,26 @@ mod csv;
 mod filter;
 mod format;
 mod infer;
+mod input;
 mod json;
 mod orc;
 mod orc_convert;
 mod output;
 mod progress;
 mod rewrite;
+mod signals;
+mod size;
+mod write_args;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use parquet_file::{ColumnPath, DecryptionOptions, Key, ReadOptions};
+use orc_file::OrcReader;
+use parquet_file::{ColumnPath, DecryptionOptions, FileReader, Key, ReadOptions};
+
+use crate::input::Input;
 
 /// Inspect, verify, read, rewrite and convert Parquet and ORC files.
 #[derive(Debug, Parser)]
@@ -34,13 +45,18 @@ use parquet_file::{ColumnPath, DecryptionOptions, Key, ReadOptions};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Parquet and ORC input that is not a regular file (a pipe, `-`) is read into
+    /// memory, at most this much of it: a number of bytes, or with K, M, G or T (powers
+    /// of 1024).
+    #[arg(long, global = true, value_name = "SIZE", default_value = "2G", value_parser = size::parse)]
+    pipe_limit: u64,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the schema (of an ORC file: its type string and its tree of columns).
     Schema {
-        /// The Parquet or ORC file.
+        /// The Parquet or ORC file (`-`: standard input).
         file: PathBuf,
         #[command(flatten)]
         keys: KeyArgs,
@@ -48,7 +64,7 @@ enum Command {
     /// Print the metadata: row groups, column chunks, encodings, codecs, sizes,
     /// statistics (of an ORC file: stripes, streams, encodings, statistics).
     Meta {
-        /// The Parquet or ORC file.
+        /// The Parquet or ORC file (`-`: standard input).
         file: PathBuf,
         /// Print JSON instead of text.
         #[arg(long)]
@@ -58,7 +74,7 @@ enum Command {
     },
     /// Print the page headers of each column chunk, and its column and offset index.
     Pages {
-        /// The Parquet file.
+        /// The Parquet file (`-`: standard input).
         file: PathBuf,
         /// Only the column at this dotted path.
         #[arg(long)]
@@ -68,7 +84,7 @@ enum Command {
     },
     /// Print the rows.
     Cat {
-        /// The Parquet or ORC file.
+        /// The Parquet or ORC file (`-`: standard input).
         file: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Jsonl)]
@@ -87,7 +103,7 @@ enum Command {
     },
     /// Whether a column chunk's Bloom filter might contain a value, per row group.
     Bloom {
-        /// The Parquet file.
+        /// The Parquet file (`-`: standard input).
         file: PathBuf,
         /// The column's dotted path.
         column: String,
@@ -99,7 +115,7 @@ enum Command {
     /// Decode everything, check every checksum and signature (of an ORC file: every
     /// row, the row counts and the statistics); exit 1 on any problem.
     Verify {
-        /// The Parquet or ORC file.
+        /// The Parquet or ORC file (`-`: standard input).
         file: PathBuf,
         #[command(flatten)]
         keys: KeyArgs,
@@ -121,6 +137,49 @@ enum Format {
     Csv,
     /// An aligned text table.
     Table,
+}
+
+/// The formats of the files `convert` reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FileFormat {
+    /// JSON Lines: one object per line, values by the rows contract.
+    Jsonl,
+    /// Comma-separated values with a header line.
+    Csv,
+    /// Parquet.
+    Parquet,
+    /// ORC.
+    Orc,
+}
+
+impl FileFormat {
+    /// The format a file's name says: `.jsonl` or `.json`, `.csv`, `.parquet`, `.orc`.
+    pub(crate) fn of_name(path: &Path) -> Option<Self> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "jsonl" | "json" => Some(Self::Jsonl),
+            "csv" => Some(Self::Csv),
+            "parquet" => Some(Self::Parquet),
+            "orc" => Some(Self::Orc),
+            _ => None,
+        }
+    }
+
+    /// Whether files of the format are binary (not for a terminal).
+    pub(crate) fn is_binary(self) -> bool {
+        matches!(self, Self::Parquet | Self::Orc)
+    }
+}
+
+impl std::fmt::Display for FileFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Jsonl => "JSON Lines",
+            Self::Csv => "CSV",
+            Self::Parquet => "Parquet",
+            Self::Orc => "ORC",
+        })
+    }
 }
 
 /// Keys for encrypted files.
@@ -150,11 +209,6 @@ pub(crate) enum Failure {
 }
 
 impl Failure {
-    /// Names the file a file failure is about.
-    fn in_file(self, path: &Path) -> Self {
-        self.in_context(&path.display().to_string())
-    }
-
     /// Names where in the file a file failure is (`stripe 2`).
     fn in_context(self, context: &str) -> Self {
         match self {
@@ -241,103 +295,168 @@ impl KeyArgs {
     }
 }
 
-fn open(path: &Path, keys: &KeyArgs) -> Result<commands::Reader, Failure> {
-    let options = keys.options()?;
-    let file = std::fs::File::open(path).map_err(|e| Failure::File(format!("cannot open: {e}")))?;
-    Ok(parquet_file::FileReader::with_options(file, options)?)
+/// A Parquet or ORC file, opened.
+pub(crate) enum Opened {
+    Parquet(Box<commands::Reader>),
+    Orc(Box<orc::OrcFile>),
 }
 
-fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
-    let path = match &cli.command {
-        Command::Schema { file, .. }
-        | Command::Meta { file, .. }
-        | Command::Pages { file, .. }
-        | Command::Cat { file, .. }
-        | Command::Bloom { file, .. }
-        | Command::Verify { file, .. } => Some(file.clone()),
-        // These read one file and write another: their messages name the one they are
-        // about.
-        Command::Rewrite(_) | Command::Convert(_) => None,
+/// Opens `input` as ORC when its first bytes say so, else as Parquet (whose reader then
+/// names what is wrong with anything else); a stream is read into memory, at most
+/// `limit` bytes of it.
+///
+/// # Errors
+///
+/// Bad usage for a key given for an ORC file; a file error (not naming the input) for
+/// an input that cannot be read or opened.
+pub(crate) fn open(mut input: Input, keys: &KeyArgs, limit: u64) -> Result<Opened, Failure> {
+    let format = match input.magic()? {
+        Some(FileFormat::Orc) => FileFormat::Orc,
+        _ => FileFormat::Parquet,
     };
-    run_command(cli, out).map_err(|f| match &path {
-        Some(path) => f.in_file(path),
-        None => f,
-    })
+    open_as(input, format, keys, limit)
 }
 
-/// The ORC file at `path`, when it is one (by its first bytes); `None` for a Parquet
-/// file (or anything else, which the Parquet reader then names).
-pub(crate) fn orc_file(path: &Path, keys: &KeyArgs) -> Result<Option<orc::OrcFile>, Failure> {
-    if !orc::is_orc(path)? {
-        return Ok(None);
+/// Opens `input` as ORC or as Parquet (`format`); a stream is read into memory, at most
+/// `limit` bytes of it.
+///
+/// # Errors
+///
+/// As [`open`].
+pub(crate) fn open_as(
+    input: Input,
+    format: FileFormat,
+    keys: &KeyArgs,
+    limit: u64,
+) -> Result<Opened, Failure> {
+    if format != FileFormat::Orc {
+        return Ok(Opened::Parquet(Box::new(open_parquet(input, keys, limit)?)));
     }
     if let Some(flag) = keys.first_given() {
         return Err(Failure::Usage(format!(
             "{flag} is for encrypted Parquet files; {} is ORC",
-            path.display()
+            input.name()
         )));
     }
-    orc::open(path).map(Some)
+    Ok(Opened::Orc(Box::new(OrcReader::open(
+        input.into_data(limit)?,
+    )?)))
+}
+
+/// Opens `input` as Parquet, with the keys given; a stream is read into memory, at most
+/// `limit` bytes of it.
+///
+/// # Errors
+///
+/// As [`open`].
+pub(crate) fn open_parquet(
+    input: Input,
+    keys: &KeyArgs,
+    limit: u64,
+) -> Result<commands::Reader, Failure> {
+    let options = keys.options()?;
+    Ok(FileReader::with_options(input.into_data(limit)?, options)?)
+}
+
+impl Command {
+    /// The one file a reading command reads, and its keys; `None` for `rewrite` and
+    /// `convert`.
+    fn input(&self) -> Option<(&Path, &KeyArgs)> {
+        match self {
+            Self::Schema { file, keys }
+            | Self::Meta { file, keys, .. }
+            | Self::Pages { file, keys, .. }
+            | Self::Cat { file, keys, .. }
+            | Self::Bloom { file, keys, .. }
+            | Self::Verify { file, keys } => Some((file, keys)),
+            Self::Rewrite(_) | Self::Convert(_) => None,
+        }
+    }
+}
+
+fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
+    let limit = cli.pipe_limit;
+    let Some((path, keys)) = cli.command.input() else {
+        // These read one file and write another: their messages name the one they are
+        // about.
+        return match &cli.command {
+            Command::Convert(args) => convert::convert(args, limit, out),
+            Command::Rewrite(args) => rewrite::rewrite(args, limit),
+            _ => Ok(()),
+        };
+    };
+    let name = input::shown(path);
+    let opened = Input::open(path)
+        .and_then(|input| open(input, keys, limit))
+        .map_err(|f| f.in_context(&name))?;
+    run_command(cli.command, opened, &name, out).map_err(|f| f.in_context(&name))
 }
 
 /// The error of a Parquet-only command on an ORC file.
-fn parquet_only(command: &str, path: &Path, instead: &str) -> Result<(), Failure> {
-    if orc::is_orc(path)? {
-        return Err(Failure::Usage(format!(
-            "{command} is for Parquet files and {} is ORC: {instead}",
-            path.display()
-        )));
+fn parquet_only(
+    opened: Opened,
+    command: &str,
+    name: &str,
+    instead: &str,
+) -> Result<commands::Reader, Failure> {
+    match opened {
+        Opened::Parquet(reader) => Ok(*reader),
+        Opened::Orc(_) => Err(Failure::Usage(format!(
+            "{command} is for Parquet files and {name} is ORC: {instead}"
+        ))),
     }
-    Ok(())
 }
 
-fn run_command(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
-    match cli.command {
-        Command::Schema { file, keys } => match orc_file(&file, &keys)? {
-            Some(reader) => orc::schema(&reader, out),
-            None => commands::schema(&open(&file, &keys)?, out),
-        },
-        Command::Meta { file, json, keys } => match orc_file(&file, &keys)? {
-            Some(reader) => orc::meta(&reader, json, out),
-            None => commands::meta(&open(&file, &keys)?, json, out),
-        },
-        Command::Pages { file, column, keys } => {
-            parquet_only(
+fn run_command(
+    command: Command,
+    opened: Opened,
+    name: &str,
+    out: &mut impl std::io::Write,
+) -> Result<(), Failure> {
+    match (command, opened) {
+        (Command::Schema { .. }, Opened::Orc(reader)) => orc::schema(&reader, out),
+        (Command::Schema { .. }, Opened::Parquet(reader)) => commands::schema(&reader, out),
+        (Command::Meta { json, .. }, Opened::Orc(reader)) => orc::meta(&reader, json, out),
+        (Command::Meta { json, .. }, Opened::Parquet(reader)) => commands::meta(&reader, json, out),
+        (Command::Pages { column, .. }, opened) => {
+            let reader = parquet_only(
+                opened,
                 "pages",
-                &file,
+                name,
                 "its stripes and streams are what `pqkit meta` prints",
             )?;
-            commands::pages(&open(&file, &keys)?, column.as_deref(), out)
+            commands::pages(&reader, column.as_deref(), out)
         }
-        Command::Cat {
-            file,
-            format,
-            columns,
-            limit,
-            filter,
-            keys,
-        } => {
-            if let Some(reader) = orc_file(&file, &keys)? {
-                return orc::cat(&reader, format, columns, limit, filter.as_deref(), out);
+        (
+            Command::Cat {
+                format,
+                columns,
+                limit,
+                filter,
+                ..
+            },
+            opened,
+        ) => match opened {
+            Opened::Orc(reader) => {
+                orc::cat(&reader, format, columns, limit, filter.as_deref(), out)
             }
-            let reader = open(&file, &keys)?;
-            commands::cat(&reader, format, columns, limit, filter.as_deref(), out)
-        }
-        Command::Bloom {
-            file,
-            column,
-            value,
-            keys,
-        } => {
-            parquet_only("bloom", &file, "orc-file does not read ORC's Bloom filters")?;
-            commands::bloom(&open(&file, &keys)?, &column, &value, out)
-        }
-        Command::Verify { file, keys } => match orc_file(&file, &keys)? {
-            Some(reader) => orc::verify(&reader, out),
-            None => commands::verify(&open(&file, &keys)?, out),
+            Opened::Parquet(reader) => {
+                commands::cat(&reader, format, columns, limit, filter.as_deref(), out)
+            }
         },
-        Command::Rewrite(args) => rewrite::rewrite(&args),
-        Command::Convert(args) => convert::convert(&args, out),
+        (Command::Bloom { column, value, .. }, opened) => {
+            let reader = parquet_only(
+                opened,
+                "bloom",
+                name,
+                "orc-file does not read ORC's Bloom filters",
+            )?;
+            commands::bloom(&reader, &column, &value, out)
+        }
+        (Command::Verify { .. }, Opened::Orc(reader)) => orc::verify(&reader, out),
+        (Command::Verify { .. }, Opened::Parquet(reader)) => commands::verify(&reader, out),
+        // Neither opens a file here.
+        (Command::Rewrite(_) | Command::Convert(_), _) => Ok(()),
     }
 }
 

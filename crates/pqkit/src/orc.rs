@@ -5,9 +5,7 @@
 //! `{"tag": n, "value": …}`.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{Read as _, Write};
-use std::path::Path;
+use std::io::Write;
 use std::sync::Arc;
 
 use base64::Engine as _;
@@ -19,10 +17,11 @@ use parquet_file::{ColumnPath, Field, Row, TimeUnit};
 use crate::commands::Printer;
 use crate::filter::{parse, resolve};
 use crate::format::{json, string};
+use crate::input::Data;
 use crate::{Failure, Format};
 
 /// The reader every ORC command uses.
-pub(crate) type OrcFile = OrcReader<File>;
+pub(crate) type OrcFile = OrcReader<Data>;
 
 impl From<orc_file::Error> for Failure {
     fn from(e: orc_file::Error) -> Self {
@@ -31,31 +30,6 @@ impl From<orc_file::Error> for Failure {
             other => Self::File(other.to_string()),
         }
     }
-}
-
-/// Whether the file at `path` is ORC: it starts with `ORC` (Parquet files start with
-/// `PAR1`, or `PARE` when their footer is encrypted).
-///
-/// # Errors
-///
-/// A file that cannot be opened or read.
-pub(crate) fn is_orc(path: &Path) -> Result<bool, Failure> {
-    let file = File::open(path).map_err(|e| Failure::File(format!("cannot open: {e}")))?;
-    let mut magic = Vec::with_capacity(3);
-    file.take(3)
-        .read_to_end(&mut magic)
-        .map_err(|e| Failure::File(format!("cannot read: {e}")))?;
-    Ok(magic == b"ORC")
-}
-
-/// Opens an ORC file.
-///
-/// # Errors
-///
-/// A file that cannot be opened, or whose tail is not ORC's.
-pub(crate) fn open(path: &Path) -> Result<OrcFile, Failure> {
-    let file = File::open(path).map_err(|e| Failure::File(format!("cannot open: {e}")))?;
-    Ok(OrcReader::open(file)?)
 }
 
 /// The name of the child `i` of a compound type, as the tree, `meta` and

@@ -36,7 +36,7 @@ use parquet_file::{Field, LogicalType, PhysicalType, Repetition, Row, Schema, Sc
 
 use crate::contract::{Leaf, Rows, Shape, orc_decimal};
 use crate::orc::child_name;
-use crate::output::positive;
+use crate::write_args::positive;
 
 /// How an ORC file is written. Unset flags leave the writer's defaults (Apache ORC's
 /// Java writer's): version 0.12, ZLIB in chunks of 256 KiB, stripes of 64 MiB, a row

@@ -1,428 +1,534 @@
-//! Writing files: the flags that say how a Parquet file is written (`rewrite`,
-//! `convert`), and the output file, written beside its place and renamed into it when
-//! whole.
+//! Outputs: where `convert` and `rewrite` write, checked before the work starts.
+//!
+//! - `-` is standard output.
+//! - A regular file, or a name not taken yet, is written beside its place and renamed
+//!   into it once whole, flushed and synced (its directory synced after): a failed or
+//!   interrupted run leaves what was there as it was, and the output may be the input.
+//!   The new file keeps the old one's mode and, where the system allows, its owner and
+//!   group; a file the user may not write is refused. On Linux the file being written
+//!   has no name until it is whole (`O_TMPFILE`), so not even `kill -9` leaves it
+//!   behind; elsewhere, or with `PQKIT_NO_TMPFILE` set, it is `.NAME.pqkit-PID.tmp`,
+//!   removed on every error and on SIGINT, SIGTERM and SIGHUP.
+//! - Anything else (a character or block device, a FIFO, `/dev/stdout`, `/dev/fd/N`)
+//!   is written where it is, in one pass, and never replaced.
+//! - A symbolic link is followed, and what it leads to is written as above.
 
-use std::collections::HashMap;
-use std::fs::File;
+use std::ffi::{OsStr, OsString};
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use clap::{Args, ValueEnum};
-use parquet_file::Compression;
-use parquet_file::{
-    Algorithm, BloomFilterOptions, Codec, ColumnOptions, ColumnPath, Encoding, EncryptionOptions,
-    PageVersion, PhysicalType, Schema, StatisticsLevel, WriterOptions,
-};
+use crate::input::{Input, file_of, is_dash};
+use crate::signals::with_temporary;
+use crate::{Failure, FileFormat, size};
 
-use crate::Failure;
-use crate::filter::resolve;
+/// Symbolic links followed at most, as Linux does (`ELOOP`).
+const MAX_LINKS: usize = 40;
 
-/// How a Parquet file is written. Unset flags leave the writer's defaults: SNAPPY,
-/// dictionary encoding falling back to PLAIN, version 1 pages of at most 1 MiB and 20,000
-/// rows, row groups of at most 1,048,576 rows and 128 MiB, statistics per page with a
-/// page index, page CRCs.
-#[derive(Debug, Clone, Default, Args)]
-#[command(next_help_heading = "Writing Parquet")]
-#[allow(clippy::struct_excessive_bools)] // independent switches
-pub(crate) struct WriteArgs {
-    /// The codec: `uncompressed`, `snappy`, `gzip`, `lzo`, `brotli`, `lz4`, `zstd` or
-    /// `lz4_raw`, with a level for gzip (0 to 9), brotli (0 to 11) or zstd (-131072 to
-    /// 22): `zstd:9`.
-    #[arg(long, value_name = "CODEC[:LEVEL]", value_parser = compression)]
-    compression: Option<Compression>,
-    /// A column's encoding (repeatable): `plain`, `rle` (BOOLEAN), `delta_binary_packed`,
-    /// `delta_length_byte_array`, `delta_byte_array` or `byte_stream_split` (the column's
-    /// dictionary then off), or `rle_dictionary` or `plain_dictionary` (its dictionary on,
-    /// falling back to PLAIN; `plain_dictionary` writes every dictionary of the file in
-    /// that legacy form).
-    #[arg(long, value_name = "COLUMN:ENCODING", value_parser = column_encoding)]
-    encoding: Vec<(String, Encoding)>,
-    /// The version of the data pages.
-    #[arg(long, value_name = "1|2", value_parser = clap::value_parser!(u8).range(1..=2))]
-    page_version: Option<u8>,
-    /// A row group ends at this many rows.
-    #[arg(long, value_name = "N", value_parser = positive)]
-    row_group_rows: Option<usize>,
-    /// A data page ends at this many rows.
-    #[arg(long, value_name = "N", value_parser = positive)]
-    page_rows: Option<usize>,
-    /// A data page ends at about this many bytes before compression.
-    #[arg(long, value_name = "N", value_parser = positive)]
-    page_bytes: Option<usize>,
-    /// Dictionary encoding of every column (BOOLEAN aside).
-    #[arg(long, value_enum, value_name = "on|off")]
-    dictionary: Option<Switch>,
-    /// A Bloom filter for a column (repeatable), sized for NDV distinct values per row
-    /// group (by default, for those it has), 5% false positives.
-    #[arg(long, value_name = "COLUMN[:NDV]", value_parser = column_bloom)]
-    bloom: Vec<(String, Option<u64>)>,
-    /// Which statistics are written.
-    #[arg(long, value_enum, value_name = "none|chunk|page")]
-    statistics: Option<Statistics>,
-    /// Writes no column or offset index.
-    #[arg(long)]
-    no_page_index: bool,
-    /// Writes no page checksums.
-    #[arg(long)]
-    no_crc: bool,
-    #[command(flatten)]
-    encrypt: EncryptArgs,
+/// An output being written.
+pub(crate) struct Output {
+    /// The output as messages name it: its path, or "standard output".
+    shown: String,
+    /// How a file is replaced; `None` for an output written where it is.
+    replace: Option<Replace>,
+    started: Instant,
 }
 
-/// How the output is encrypted.
-#[derive(Debug, Clone, Default, Args)]
-#[command(next_help_heading = "Encrypting the output")]
-#[allow(clippy::struct_excessive_bools)] // independent switches
-struct EncryptArgs {
-    /// Encrypts the output: the footer key, in hex (16, 24 or 32 bytes), which also
-    /// encrypts every column without a key of its own.
-    #[arg(long, value_name = "HEX")]
-    encrypt_footer_key: Option<String>,
-    /// A column's own key: the column's dotted path and the key in hex (repeatable).
-    #[arg(long, value_name = "PATH:HEX", requires = "encrypt_footer_key")]
-    encrypt_column_key: Vec<String>,
-    /// Encrypts the footer (the default when encrypting).
-    #[arg(
-        long,
-        requires = "encrypt_footer_key",
-        conflicts_with = "plaintext_footer"
-    )]
-    encrypt_footer: bool,
-    /// Leaves the footer in plaintext, signed with the footer key: readers without keys
-    /// see the schema.
-    #[arg(long, requires = "encrypt_footer_key")]
-    plaintext_footer: bool,
-    /// The cipher: AES-GCM for everything (gcm, the default), or AES-CTR for page
-    /// data (ctr).
-    #[arg(
-        long,
-        value_enum,
-        value_name = "gcm|ctr",
-        requires = "encrypt_footer_key"
-    )]
-    algorithm: Option<Cipher>,
-    /// An AAD prefix binding the file's modules to it (a file name, say), stored in the
-    /// file.
-    #[arg(long, value_name = "TEXT", requires = "encrypt_footer_key")]
-    encrypt_aad_prefix: Option<String>,
-    /// Does not store the AAD prefix: readers must be given it (`--aad-prefix`).
-    #[arg(long, requires = "encrypt_aad_prefix")]
-    no_store_aad_prefix: bool,
+/// A regular file being replaced (or created) by rename.
+struct Replace {
+    /// The file replaced: the end of any symbolic links.
+    target: PathBuf,
+    /// Its directory, which holds the temporary file.
+    dir: PathBuf,
+    temp: Temp,
 }
 
-/// On or off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Switch {
-    On,
-    Off,
+/// The file being written in place of [`Replace::target`].
+enum Temp {
+    /// Without a name until it is whole (`O_TMPFILE`).
+    #[cfg(target_os = "linux")]
+    Unnamed,
+    /// Named, and removed unless renamed.
+    Named(PathBuf),
+    /// Renamed into place.
+    Placed,
 }
 
-/// Which statistics are written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Statistics {
-    /// None.
-    None,
-    /// In the column chunk metadata.
-    Chunk,
-    /// In the column chunk metadata, the page headers and the column index.
-    Page,
+/// What an output writes to, counting the bytes.
+pub(crate) struct Writer {
+    file: File,
+    written: u64,
 }
 
-/// The encryption algorithm.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Cipher {
-    /// AES_GCM_V1: every module encrypted and authenticated by AES-GCM.
-    Gcm,
-    /// AES_GCM_CTR_V1: page data by AES-CTR (faster, not authenticated), the rest by
-    /// AES-GCM.
-    Ctr,
-}
+impl Write for Writer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
 
-/// A whole number above 0.
-pub(crate) fn positive(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err("expected a whole number above 0".into()),
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
     }
 }
 
-/// `CODEC[:LEVEL]`.
-fn compression(text: &str) -> Result<Compression, String> {
-    let (name, level) = match text.split_once(':') {
-        Some((name, level)) => (name, Some(level)),
-        None => (text, None),
-    };
-    let codec = match name.to_ascii_lowercase().as_str() {
-        "uncompressed" | "none" => Codec::Uncompressed,
-        "snappy" => Codec::Snappy,
-        "gzip" => Codec::Gzip,
-        "lzo" => Codec::Lzo,
-        "brotli" => Codec::Brotli,
-        "lz4" => Codec::Lz4,
-        "zstd" => Codec::Zstd,
-        "lz4_raw" => Codec::Lz4Raw,
-        _ => {
-            return Err(format!(
-                "{name:?} is not a codec: uncompressed, snappy, gzip, lzo, brotli, lz4, zstd or lz4_raw"
-            ));
-        }
-    };
-    if !codec.is_enabled() {
-        return Err(format!("{codec} is not in this build of pqkit"));
-    }
-    match level {
-        None => Ok(codec.into()),
-        Some(level) => {
-            let level: i32 = level
-                .parse()
-                .map_err(|_| format!("{level:?} is not a compression level"))?;
-            Compression::with_level(codec, level).map_err(|e| e.to_string())
-        }
-    }
+/// Where an output path leads.
+enum Place {
+    /// A regular file (`existing`), or a name not taken yet, in `dir`.
+    File {
+        target: PathBuf,
+        dir: PathBuf,
+        existing: Option<Box<Metadata>>,
+    },
+    /// Something written where it is, opened.
+    Direct(File),
 }
 
-/// `COLUMN:ENCODING`.
-fn column_encoding(text: &str) -> Result<(String, Encoding), String> {
-    let Some((column, name)) = text.rsplit_once(':') else {
-        return Err("expected COLUMN:ENCODING".into());
-    };
-    let encoding = match name.to_ascii_lowercase().as_str() {
-        "plain" => Encoding::Plain,
-        "rle" => Encoding::Rle,
-        "delta_binary_packed" => Encoding::DeltaBinaryPacked,
-        "delta_length_byte_array" => Encoding::DeltaLengthByteArray,
-        "delta_byte_array" => Encoding::DeltaByteArray,
-        "byte_stream_split" => Encoding::ByteStreamSplit,
-        "rle_dictionary" => Encoding::RleDictionary,
-        "plain_dictionary" => Encoding::PlainDictionary,
-        _ => {
-            return Err(format!(
-                "{name:?} is not an encoding: plain, rle, delta_binary_packed, \
-                 delta_length_byte_array, delta_byte_array, byte_stream_split, \
-                 rle_dictionary or plain_dictionary"
-            ));
-        }
-    };
-    Ok((column.to_owned(), encoding))
-}
-
-/// `COLUMN[:NDV]`.
-fn column_bloom(text: &str) -> Result<(String, Option<u64>), String> {
-    match text.rsplit_once(':') {
-        Some((column, ndv)) => match ndv.parse::<u64>() {
-            Ok(ndv) if ndv > 0 => Ok((column.to_owned(), Some(ndv))),
-            _ => Err(format!(
-                "{ndv:?} is not a number of distinct values above 0"
-            )),
-        },
-        None => Ok((text.to_owned(), None)),
-    }
-}
-
-/// The leaf column at the dotted path `text`.
-fn leaf(schema: &Schema, text: &str, flag: &str) -> Result<(ColumnPath, usize), Failure> {
-    let path = resolve(schema, text, flag)?;
-    if let Some(index) = schema.column_index(&path) {
-        return Ok((path, index));
-    }
-    let leaves: Vec<String> = schema
-        .columns_under(&path)
-        .iter()
-        .filter_map(|&c| schema.column(c).ok().map(|c| c.path.to_string()))
-        .collect();
-    Err(Failure::Usage(format!(
-        "{flag}: {text:?} is not a leaf column; its leaves: {}",
-        leaves.join(", ")
-    )))
-}
-
-impl WriteArgs {
-    /// The first flag given, when any is (for output that is not Parquet, where none
-    /// applies).
-    pub(crate) fn first_given(&self) -> Option<&'static str> {
-        let e = &self.encrypt;
-        [
-            (self.compression.is_some(), "--compression"),
-            (!self.encoding.is_empty(), "--encoding"),
-            (self.page_version.is_some(), "--page-version"),
-            (self.row_group_rows.is_some(), "--row-group-rows"),
-            (self.page_rows.is_some(), "--page-rows"),
-            (self.page_bytes.is_some(), "--page-bytes"),
-            (self.dictionary.is_some(), "--dictionary"),
-            (!self.bloom.is_empty(), "--bloom"),
-            (self.statistics.is_some(), "--statistics"),
-            (self.no_page_index, "--no-page-index"),
-            (self.no_crc, "--no-crc"),
-            (e.encrypt_footer_key.is_some(), "--encrypt-footer-key"),
-        ]
-        .into_iter()
-        .find_map(|(given, flag)| given.then_some(flag))
-    }
-
-    /// The writer's options for files of `schema`.
+impl Output {
+    /// Checks the output `path` (`-`: standard output) for a file of `format` and opens
+    /// what is written; `input`, when given, is an input the output may not be.
     ///
     /// # Errors
     ///
-    /// Bad usage: a column that is not a leaf of `schema`, a Bloom filter for a BOOLEAN
-    /// column, a key that is not one.
-    pub(crate) fn options(&self, schema: &Schema) -> Result<WriterOptions, Failure> {
-        let mut options = WriterOptions::new();
-        if let Some(compression) = self.compression {
-            options = options.with_compression(compression);
-        }
-        if let Some(version) = self.page_version {
-            options = options.with_page_version(if version == 2 {
-                PageVersion::V2
-            } else {
-                PageVersion::V1
-            });
-        }
-        if let Some(rows) = self.row_group_rows {
-            options = options.with_row_group_rows(rows);
-        }
-        if let Some(rows) = self.page_rows {
-            options = options.with_page_rows(rows);
-        }
-        if let Some(bytes) = self.page_bytes {
-            options = options.with_page_bytes(bytes);
-        }
-        if let Some(switch) = self.dictionary {
-            options = options.with_dictionary(switch == Switch::On);
-        }
-        if let Some(level) = self.statistics {
-            options = options.with_statistics(match level {
-                Statistics::None => StatisticsLevel::None,
-                Statistics::Chunk => StatisticsLevel::Chunk,
-                Statistics::Page => StatisticsLevel::Page,
-            });
-        }
-        options = options
-            .with_page_index(!self.no_page_index)
-            .with_crc(!self.no_crc);
-        let mut columns: HashMap<ColumnPath, ColumnOptions> = HashMap::new();
-        for (text, encoding) in &self.encoding {
-            let (path, _) = leaf(schema, text, "--encoding")?;
-            if *encoding == Encoding::PlainDictionary {
-                // The writer's switch for the legacy form is file-wide.
-                options = options.with_legacy_dictionary(true);
-            }
-            let column = columns.entry(path).or_default();
-            column.encoding = Some(*encoding);
-            // An encoding named for a column is the one its values are written in, not
-            // the writer's fallback from a dictionary.
-            column.dictionary = Some(matches!(
-                encoding,
-                Encoding::RleDictionary | Encoding::PlainDictionary
-            ));
-        }
-        for (text, ndv) in &self.bloom {
-            let (path, index) = leaf(schema, text, "--bloom")?;
-            if schema.column(index)?.physical_type == PhysicalType::Boolean {
-                return Err(Failure::Usage(format!(
-                    "--bloom: column {text} is BOOLEAN, for which the format defines no Bloom filter"
-                )));
-            }
-            columns.entry(path).or_default().bloom_filter = Some(Some(BloomFilterOptions {
-                ndv: *ndv,
-                ..BloomFilterOptions::default()
-            }));
-        }
-        for (path, column) in columns {
-            options = options.with_column(path, column);
-        }
-        self.encrypt.options(schema, options)
-    }
-}
-
-impl EncryptArgs {
-    /// `options`, encrypted as the flags say.
-    fn options(&self, schema: &Schema, options: WriterOptions) -> Result<WriterOptions, Failure> {
-        let Some(footer) = &self.encrypt_footer_key else {
-            return Ok(options);
+    /// Bad usage for a directory, the input itself, or a binary format to a terminal; a
+    /// file error for a missing directory, a file the user may not write, a place where
+    /// no file can be created.
+    pub(crate) fn create(
+        path: &Path,
+        format: FileFormat,
+        input: Option<&Input>,
+    ) -> Result<(Self, Writer), Failure> {
+        let started = Instant::now();
+        let shown = if is_dash(path) {
+            "standard output".to_owned()
+        } else {
+            path.display().to_string()
         };
-        let mut encryption = EncryptionOptions::new(crate::key(footer, "--encrypt-footer-key")?)
-            .with_plaintext_footer(self.plaintext_footer)
-            .with_algorithm(match self.algorithm {
-                Some(Cipher::Ctr) => Algorithm::AesGcmCtrV1,
-                Some(Cipher::Gcm) | None => Algorithm::AesGcmV1,
-            });
-        for column in &self.encrypt_column_key {
-            let Some((path, hex)) = column.rsplit_once(':') else {
-                return Err(Failure::Usage(format!(
-                    "--encrypt-column-key: {column:?} is not PATH:HEX"
-                )));
-            };
-            let (path, _) = leaf(schema, path, "--encrypt-column-key")?;
-            encryption =
-                encryption.with_column_key(path, crate::key(hex, "--encrypt-column-key")?, None);
+        let writer = |file| Writer { file, written: 0 };
+        match place(path, &shown)? {
+            Place::Direct(file) => {
+                if format.is_binary() && file.is_terminal() {
+                    return Err(Failure::Usage(format!(
+                        "{shown} is a terminal, and {format} is binary: redirect it to a file \
+                         or a pipe, or give a file name"
+                    )));
+                }
+                let output = Self {
+                    shown,
+                    replace: None,
+                    started,
+                };
+                Ok((output, writer(file)))
+            }
+            Place::File {
+                target,
+                dir,
+                existing,
+            } => {
+                if let Some(existing) = &existing {
+                    if input.is_some_and(|input| same_file(existing, input.metadata())) {
+                        return Err(Failure::Usage(format!(
+                            "{shown} is the input: write to another file"
+                        )));
+                    }
+                    writable(&target).map_err(|e| {
+                        Failure::File(format!("{shown}: not writable, so not replaced: {e}"))
+                    })?;
+                }
+                let name = target.file_name().unwrap_or_default().to_owned();
+                let (temp, file) = create_temp(&dir, &name).map_err(|e| {
+                    Failure::File(format!(
+                        "{shown}: cannot create a file in {}: {e}",
+                        dir.display()
+                    ))
+                })?;
+                // Made before anything else can fail, so that a failure removes the file.
+                let output = Self {
+                    shown,
+                    replace: Some(Replace { target, dir, temp }),
+                    started,
+                };
+                if let Some(existing) = &existing {
+                    keep_owner_and_mode(&file, existing).map_err(|e| {
+                        Failure::File(format!("{}: cannot keep its mode: {e}", output.shown))
+                    })?;
+                }
+                Ok((output, writer(file)))
+            }
         }
-        if let Some(prefix) = &self.encrypt_aad_prefix {
-            encryption =
-                encryption.with_aad_prefix(prefix.as_bytes().to_vec(), !self.no_store_aad_prefix);
-        }
-        Ok(options.with_encryption(Some(encryption)))
     }
-}
 
-/// An output file being written: a file beside `path`, renamed to it by
-/// [`commit`](Self::commit) once whole, and removed if it never is. A failed run leaves
-/// no half-written file, nor a clobbered one (and the input may be the output).
-pub(crate) struct OutputFile {
-    path: PathBuf,
-    temp: PathBuf,
-    committed: bool,
-}
+    /// The output as messages name it: its path, or "standard output".
+    pub(crate) fn shown(&self) -> &str {
+        &self.shown
+    }
 
-impl OutputFile {
-    /// Creates the file beside `path`.
+    /// Puts the output, written whole (`rows` rows), in its place; says what was
+    /// written when standard error is a terminal.
     ///
     /// # Errors
     ///
-    /// Bad usage for a path that names no file; a file error when it cannot be created.
-    pub(crate) fn create(path: &Path) -> Result<(Self, File), Failure> {
-        let Some(name) = path.file_name() else {
-            return Err(Failure::Usage(format!(
-                "{}: not a file name to write to",
-                path.display()
-            )));
-        };
-        let mut temp_name = std::ffi::OsString::from(".");
-        temp_name.push(name);
-        temp_name.push(format!(".pqkit-{}.tmp", std::process::id()));
-        let temp = path.with_file_name(temp_name);
-        let file = File::create(&temp)
-            .map_err(|e| Failure::File(format!("{}: cannot create: {e}", path.display())))?;
-        Ok((
-            Self {
-                path: path.to_owned(),
-                temp,
-                committed: false,
-            },
-            file,
-        ))
-    }
-
-    /// The path written to.
-    pub(crate) fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Puts the file, written and closed, in its place.
-    ///
-    /// # Errors
-    ///
-    /// A file error when it cannot be renamed.
-    pub(crate) fn commit(mut self) -> Result<(), Failure> {
-        std::fs::rename(&self.temp, &self.path)
-            .map_err(|e| Failure::File(format!("{}: cannot write: {e}", self.path.display())))?;
-        self.committed = true;
+    /// A file error when the output cannot be synced or put in its place: what was
+    /// there before is then left as it was.
+    pub(crate) fn commit(mut self, writer: Writer, rows: u64) -> Result<(), Failure> {
+        let Writer { file, written } = writer;
+        let shown = self.shown.clone();
+        let failed = |e: io::Error| Failure::from(e).in_context(&format!("{shown}: cannot write"));
+        match &mut self.replace {
+            Some(replace) => {
+                file.sync_all().map_err(failed)?;
+                replace.put(&file).map_err(failed)?;
+                sync_dir(&replace.dir).map_err(failed)?;
+            }
+            None => sync_storage(&file).map_err(failed)?,
+        }
+        drop(file);
+        if io::stderr().is_terminal() {
+            let line = summary(rows, written, &self.shown, self.started.elapsed());
+            let _ = writeln!(io::stderr(), "{line}");
+        }
         Ok(())
     }
 }
 
-impl Drop for OutputFile {
+impl Drop for Output {
     fn drop(&mut self) {
-        if !self.committed {
-            let _ = std::fs::remove_file(&self.temp);
+        if let Some(Replace {
+            temp: Temp::Named(path),
+            ..
+        }) = &self.replace
+        {
+            with_temporary(|temporary| {
+                let _ = fs::remove_file(path);
+                temporary.retain(|p| p != path);
+            });
         }
+    }
+}
+
+impl Replace {
+    /// Renames the temporary file, synced, over the target.
+    fn put(&mut self, file: &File) -> io::Result<()> {
+        // Only a regular file is replaced, even one that became something else meanwhile.
+        if let Ok(now) = fs::symlink_metadata(&self.target)
+            && !now.is_file()
+        {
+            return Err(io::Error::other(
+                "it is no longer a regular file, so it is left as it is",
+            ));
+        }
+        with_temporary(|temporary| {
+            let named = match &self.temp {
+                Temp::Named(path) => path.clone(),
+                #[cfg(target_os = "linux")]
+                Temp::Unnamed => {
+                    let path = link_unnamed(file, &self.dir, self.target.file_name())?;
+                    temporary.push(path.clone());
+                    self.temp = Temp::Named(path.clone());
+                    path
+                }
+                Temp::Placed => return Ok(()),
+            };
+            fs::rename(&named, &self.target)?;
+            temporary.retain(|p| p != &named);
+            self.temp = Temp::Placed;
+            Ok(())
+        })
+    }
+}
+
+/// Refuses an output `path` that names a directory (checked first, as such a name has
+/// no extension to tell a format by).
+///
+/// # Errors
+///
+/// Bad usage for a directory.
+pub(crate) fn not_a_directory(path: &Path) -> Result<(), Failure> {
+    if is_dash(path) || !(path.is_dir() || path.as_os_str().as_encoded_bytes().ends_with(b"/")) {
+        return Ok(());
+    }
+    Err(directory(&path.display().to_string()))
+}
+
+fn directory(shown: &str) -> Failure {
+    Failure::Usage(format!("{shown} is a directory: give a file name in it"))
+}
+
+/// Where the output `path` (named `shown`) leads, following symbolic links.
+fn place(path: &Path, shown: &str) -> Result<Place, Failure> {
+    let direct = |file: io::Result<File>| {
+        file.map(Place::Direct)
+            .map_err(|e| Failure::File(format!("{shown}: cannot write: {e}")))
+    };
+    if is_dash(path) {
+        return direct(file_of(&io::stdout()));
+    }
+    not_a_directory(path)?;
+    let mut path = path.to_owned();
+    for _ in 0..MAX_LINKS {
+        let Some(name) = path.file_name().map(OsStr::to_owned) else {
+            return Err(directory(shown));
+        };
+        let parent = match path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            _ => Path::new("."),
+        };
+        let dir = match fs::canonicalize(parent) {
+            Ok(dir) if dir.is_dir() => dir,
+            Ok(_) => {
+                return Err(Failure::File(format!(
+                    "{shown}: {} is not a directory",
+                    parent.display()
+                )));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(Failure::File(format!(
+                    "{shown}: no directory {} to write it in",
+                    parent.display()
+                )));
+            }
+            Err(e) => {
+                return Err(Failure::File(format!(
+                    "{shown}: cannot write in {}: {e}",
+                    parent.display()
+                )));
+            }
+        };
+        let at = dir.join(&name);
+        // `/dev/stdout`, `/dev/fd/N` and the like lead to /proc, whose links name open
+        // files rather than paths.
+        if dir.starts_with("/proc") {
+            return direct(open_process_file(&at, &dir, &name));
+        }
+        match fs::symlink_metadata(&at) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Place::File {
+                    target: at,
+                    dir,
+                    existing: None,
+                });
+            }
+            Err(e) => return Err(Failure::File(format!("{shown}: cannot write: {e}"))),
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&at)
+                    .map_err(|e| Failure::File(format!("{shown}: cannot follow: {e}")))?;
+                // An absolute link replaces the directory.
+                path = dir.join(link);
+            }
+            Ok(m) if m.is_dir() => return Err(directory(shown)),
+            Ok(m) if m.is_file() => {
+                return Ok(Place::File {
+                    target: at,
+                    dir,
+                    existing: Some(Box::new(m)),
+                });
+            }
+            Ok(_) => return direct(open_direct(&at)),
+        }
+    }
+    Err(Failure::File(format!(
+        "{shown}: more than {MAX_LINKS} symbolic links"
+    )))
+}
+
+/// A device, a FIFO or a socket, opened to be written where it is.
+fn open_direct(path: &Path) -> io::Result<File> {
+    // Truncation is a no-op on devices and FIFOs, and is what `>` does to a file
+    // reached through /proc/self/fd.
+    OpenOptions::new().write(true).truncate(true).open(path)
+}
+
+/// `name` in the /proc directory `dir`: this process's own standard output and error
+/// (where `/dev/stdout` and `/dev/stderr` lead) as the open files they are, so that
+/// output appended to a file (`>>`) is appended; anything else opened.
+fn open_process_file(at: &Path, dir: &Path, name: &OsStr) -> io::Result<File> {
+    let own = Path::new("/proc").join(std::process::id().to_string());
+    if dir.starts_with(&own) && dir.ends_with("fd") {
+        match name.to_str() {
+            Some("1") => return file_of(&io::stdout()),
+            Some("2") => return file_of(&io::stderr()),
+            _ => {}
+        }
+    }
+    open_direct(at)
+}
+
+/// The file written in place of `dir`'s file `name`.
+fn create_temp(dir: &Path, name: &OsStr) -> io::Result<(Temp, File)> {
+    #[cfg(target_os = "linux")]
+    if std::env::var_os("PQKIT_NO_TMPFILE").is_none() && Path::new("/proc/self/fd").is_dir() {
+        use rustix::fs::{CWD, Mode, OFlags, openat};
+        use rustix::io::Errno;
+        let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
+        match openat(CWD, dir, flags, Mode::from_raw_mode(0o666)) {
+            Ok(fd) => return Ok((Temp::Unnamed, File::from(fd))),
+            // A filesystem without unnamed files: a named one, then.
+            Err(Errno::OPNOTSUPP | Errno::ISDIR | Errno::INVAL) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    with_temporary(|temporary| {
+        let (path, file) = fresh_name(dir, name, |path| {
+            OpenOptions::new().write(true).create_new(true).open(path)
+        })?;
+        temporary.push(path.clone());
+        Ok((Temp::Named(path), file))
+    })
+}
+
+/// Gives the unnamed `file` a temporary name in `dir`, where its target is named `name`.
+#[cfg(target_os = "linux")]
+fn link_unnamed(file: &File, dir: &Path, name: Option<&OsStr>) -> io::Result<PathBuf> {
+    use rustix::fs::{AtFlags, CWD, linkat};
+    use std::os::fd::AsRawFd as _;
+    let from = format!("/proc/self/fd/{}", file.as_raw_fd());
+    let name = name.unwrap_or_default();
+    let (path, ()) = fresh_name(dir, name, |path| {
+        linkat(CWD, from.as_str(), CWD, path, AtFlags::SYMLINK_FOLLOW).map_err(io::Error::from)
+    })?;
+    Ok(path)
+}
+
+/// Creates `.NAME.pqkit-PID.tmp` in `dir` with `create`, or the first of
+/// `.NAME.pqkit-PID-2.tmp`, … that is free.
+fn fresh_name<T>(
+    dir: &Path,
+    name: &OsStr,
+    mut create: impl FnMut(&Path) -> io::Result<T>,
+) -> io::Result<(PathBuf, T)> {
+    let pid = std::process::id();
+    for attempt in 1..=100 {
+        let mut temp = OsString::from(".");
+        temp.push(name);
+        temp.push(if attempt == 1 {
+            format!(".pqkit-{pid}.tmp")
+        } else {
+            format!(".pqkit-{pid}-{attempt}.tmp")
+        });
+        let path = dir.join(temp);
+        match create(&path) {
+            Ok(created) => return Ok((path, created)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "no free name for a temporary file",
+    ))
+}
+
+#[cfg(unix)]
+fn same_file(a: &Metadata, b: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &Metadata, _: &Metadata) -> bool {
+    false
+}
+
+/// Whether this process may write the file at `path` (by its effective user, as an
+/// open would be judged).
+#[cfg(unix)]
+fn writable(path: &Path) -> io::Result<()> {
+    use rustix::fs::{Access, AtFlags, CWD, accessat};
+    Ok(accessat(CWD, path, Access::WRITE_OK, AtFlags::EACCESS)?)
+}
+
+#[cfg(not(unix))]
+fn writable(path: &Path) -> io::Result<()> {
+    if fs::metadata(path)?.permissions().readonly() {
+        return Err(io::ErrorKind::PermissionDenied.into());
+    }
+    Ok(())
+}
+
+/// Gives `file` the mode of the file it replaces, and its owner and group where allowed
+/// (the owner only to root, the group to its members).
+#[cfg(unix)]
+fn keep_owner_and_mode(file: &File, old: &Metadata) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _, fchown};
+    if fchown(file, Some(old.uid()), Some(old.gid())).is_err() {
+        let _ = fchown(file, None, Some(old.gid()));
+    }
+    // After the owner: a change of owner clears the set-user-ID and set-group-ID bits.
+    file.set_permissions(fs::Permissions::from_mode(old.mode() & 0o7777))
+}
+
+#[cfg(not(unix))]
+fn keep_owner_and_mode(_: &File, _: &Metadata) -> io::Result<()> {
+    Ok(())
+}
+
+/// Syncs the directory `dir`, so that a rename in it survives a power loss.
+#[cfg(unix)]
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_dir(_: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// Syncs an output written where it is, when it is storage (a regular file behind
+/// `/dev/stdout`, a block device); pipes and terminals have nothing to sync.
+fn sync_storage(file: &File) -> io::Result<()> {
+    let kind = file.metadata()?.file_type();
+    #[cfg(unix)]
+    let block = std::os::unix::fs::FileTypeExt::is_block_device(&kind);
+    #[cfg(not(unix))]
+    let block = false;
+    if kind.is_file() || block {
+        file.sync_all()?;
+    }
+    Ok(())
+}
+
+/// The line that says what was written: `pqkit: wrote 1,000 rows, 1.5 MiB, to
+/// out.parquet in 0.4 s`.
+fn summary(rows: u64, bytes: u64, shown: &str, elapsed: Duration) -> String {
+    let digits = rows.to_string();
+    let mut grouped = String::with_capacity(digits.len() * 4 / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    let noun = if rows == 1 { "row" } else { "rows" };
+    format!(
+        "pqkit: wrote {grouped} {noun}, {}, to {shown} in {:.1} s",
+        size::show(bytes),
+        elapsed.as_secs_f64()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_says_rows_bytes_place_and_time() {
+        let second = Duration::from_millis(1250);
+        assert_eq!(
+            summary(1_234_567, 3 << 20, "out.parquet", second),
+            "pqkit: wrote 1,234,567 rows, 3 MiB, to out.parquet in 1.2 s"
+        );
+        assert_eq!(
+            summary(1, 10, "standard output", second),
+            "pqkit: wrote 1 row, 10 bytes, to standard output in 1.2 s"
+        );
+        assert_eq!(
+            summary(999, 0, "x", Duration::ZERO),
+            "pqkit: wrote 999 rows, 0 bytes, to x in 0.0 s"
+        );
+        assert_eq!(
+            summary(1000, 0, "x", Duration::ZERO),
+            "pqkit: wrote 1,000 rows, 0 bytes, to x in 0.0 s"
+        );
     }
 }

@@ -5,15 +5,17 @@
 //! key-value metadata are kept; the writer cuts its own row groups.
 
 use std::io::BufWriter;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 use parquet_file::{ColumnBatch, FileWriter};
 
-use crate::output::{OutputFile, WriteArgs};
+use crate::input::{self, Input, is_dash};
+use crate::output::{self, Output};
 use crate::progress::Progress;
-use crate::{Failure, KeyArgs};
+use crate::write_args::WriteArgs;
+use crate::{Failure, FileFormat, KeyArgs};
 
 /// Records read from each column at a time.
 const BATCH_RECORDS: usize = 65_536;
@@ -21,9 +23,10 @@ const BATCH_RECORDS: usize = 65_536;
 /// The arguments of `rewrite`.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct RewriteArgs {
-    /// The Parquet file to read.
+    /// The Parquet file to read (`-`: standard input).
     input: PathBuf,
-    /// The Parquet file to write (replaced once written whole; it may be the input).
+    /// The Parquet file to write (`-`: standard output). A regular file is replaced once
+    /// written whole (it may be the input); a device or a FIFO is written where it is.
     output: PathBuf,
     // The input's keys first, under "Options": the writer's flags have headings.
     #[command(flatten)]
@@ -32,23 +35,42 @@ pub(crate) struct RewriteArgs {
     write: WriteArgs,
 }
 
-/// Runs `rewrite`.
+/// Runs `rewrite` (with input that is not a regular file held in memory up to `limit`
+/// bytes).
 ///
 /// # Errors
 ///
-/// Bad usage (a flag that does not fit the file), or a file that cannot be read or
-/// written, named in the message.
-pub(crate) fn rewrite(args: &RewriteArgs) -> Result<(), Failure> {
-    let input = args.input.as_path();
-    let reading = |e: parquet_file::Error| Failure::from(e).in_file(input);
-    let reader = crate::open(&args.input, &args.keys).map_err(|f| f.in_file(input))?;
+/// Bad usage (a flag that does not fit the file, an output named for another format),
+/// or a file that cannot be read or written, named in the message.
+pub(crate) fn rewrite(args: &RewriteArgs, limit: u64) -> Result<(), Failure> {
+    output::not_a_directory(&args.output)?;
+    if let Some(named) = FileFormat::of_name(&args.output).filter(|&f| f != FileFormat::Parquet)
+        && !is_dash(&args.output)
+    {
+        return Err(Failure::Usage(format!(
+            "{}: rewrite writes Parquet, and the name says {named}; name it .parquet, or \
+             use convert",
+            args.output.display()
+        )));
+    }
+    let name = input::shown(&args.input);
+    let reading = |e: parquet_file::Error| Failure::from(e).in_context(&name);
+    let mut input = Input::open(&args.input).map_err(|f| f.in_context(&name))?;
+    if input.magic().map_err(|f| f.in_context(&name))? == Some(FileFormat::Orc) {
+        return Err(Failure::Usage(format!(
+            "rewrite is for Parquet files and {name} is ORC: use convert"
+        )));
+    }
+    // The output is checked, and opened, before the input is read.
+    let (output, sink) = Output::create(&args.output, FileFormat::Parquet, None)?;
+    let reader = crate::open_parquet(input, &args.keys, limit).map_err(|f| f.in_context(&name))?;
     let schema = Arc::clone(reader.schema());
     let mut options = args.write.options(&schema)?;
     for kv in reader.metadata().key_value_metadata() {
         options = options.with_key_value(kv.key.clone(), kv.value.clone());
     }
-    let (file, sink) = OutputFile::create(&args.output)?;
-    let writing = |e: parquet_file::Error| Failure::from(e).in_file(file.path());
+    let shown = output.shown().to_owned();
+    let writing = |e: parquet_file::Error| Failure::from(e).in_context(&shown);
     let mut writer = FileWriter::new(BufWriter::new(sink), schema, options).map_err(writing)?;
     let columns = reader.schema().columns();
     let mut batches: Vec<ColumnBatch> = columns.iter().map(ColumnBatch::new).collect();
@@ -60,7 +82,7 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> Result<(), Failure> {
             .collect::<Result<Vec<_>, _>>()
             .map_err(reading)?;
         loop {
-            let records = read_in_step(group, &mut chunks, &mut batches, input)?;
+            let records = read_in_step(group, &mut chunks, &mut batches, &name)?;
             if records == 0 {
                 break;
             }
@@ -70,12 +92,12 @@ pub(crate) fn rewrite(args: &RewriteArgs) -> Result<(), Failure> {
         }
     }
     writer.finish().map_err(writing)?;
-    writer
+    let sink = writer
         .into_inner()
         .into_inner()
-        .map_err(|e| Failure::from(e.into_error()).in_file(file.path()))?;
+        .map_err(|e| Failure::from(e.into_error()).in_context(&shown))?;
     drop(progress);
-    file.commit()
+    output.commit(sink, done)
 }
 
 /// Reads the next batch of records of every column of row group `group` into
@@ -84,14 +106,14 @@ fn read_in_step(
     group: usize,
     chunks: &mut [parquet_file::ColumnChunkReader],
     batches: &mut [ColumnBatch],
-    input: &Path,
+    input: &str,
 ) -> Result<usize, Failure> {
     let mut counts = Vec::with_capacity(chunks.len());
     for (chunk, batch) in chunks.iter_mut().zip(batches.iter_mut()) {
         batch.clear();
         let n = chunk
             .read_records(BATCH_RECORDS, batch)
-            .map_err(|e| Failure::from(e).in_file(input))?;
+            .map_err(|e| Failure::from(e).in_context(input))?;
         counts.push(n);
     }
     let first = counts.first().copied().unwrap_or(0);
@@ -107,7 +129,7 @@ fn read_in_step(
             name(c),
             counts.get(c).copied().unwrap_or(0)
         ))
-        .in_file(input));
+        .in_context(input));
     }
     Ok(first)
 }
