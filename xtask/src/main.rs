@@ -12,6 +12,10 @@
 //!   (`fuzz/bodies/`).
 //! - `bench [ARGS...]`: runs the comparison against arrow-rs in `compare/` (a workspace of
 //!   its own, so `cargo test` never builds arrow-rs) and prints its table.
+//! - `bench field [--smoke] [--rows N] [--rounds R] [FILTER...]`: parquet-kit against the
+//!   field: files pyarrow, DuckDB and polars write, read and written by parquet-kit,
+//!   arrow-rs, pyarrow, polars and DuckDB, and ORC by orc-rust, pyarrow.orc and pyorc, in
+//!   one run and one table (`field.rs`).
 //! - `corpus [FILTER]`: runs the tests that read the real files of `../shared/corpus` (or of
 //!   the directory `PARQUET_KIT_CORPUS` names). They live in each crate's `tests/corpus.rs`,
 //!   marked `#[ignore]` so that `cargo test` on a fresh clone does not need them, and find
@@ -49,6 +53,7 @@
 mod arrow;
 mod conformance;
 mod cycles;
+mod field;
 mod fuzz;
 mod interop;
 mod orc;
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("cycles") => cycles::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("bench") if args.get(1).is_some_and(|a| a == "field") => field::run_field(&args[2..]),
         Some("bench") => bench(&args[1..]),
         Some("corpus") => corpus(&args[1..]),
         Some("conformance") => conformance::run(&args[1..]),
@@ -82,7 +88,8 @@ fn main() -> ExitCode {
 
 fn usage() -> String {
     "usage: cargo xtask cycles [CRATE...] | cargo xtask fuzz [--seconds N] [TARGET...] | \
-     cargo xtask bench [ARGS...] | cargo xtask corpus [FILTER] | cargo xtask conformance [FILTER...] | \
+     cargo xtask bench [ARGS...] | cargo xtask bench field [--smoke] [--rows N] [--rounds R] [FILTER...] | \
+     cargo xtask corpus [FILTER] | cargo xtask conformance [FILTER...] | \
      cargo xtask interop [FILTER...] | cargo xtask arrow [FILTER...]"
         .to_owned()
 }

@@ -15,6 +15,7 @@ mod crypto;
 mod delta;
 mod dictionary;
 mod encoders;
+mod field;
 mod file_read;
 mod file_write;
 mod footer;
@@ -120,6 +121,7 @@ fn main() {
     arrow_write::run(&mut bench);
     orc_rle::run(&mut bench);
     orc_read::run(&mut bench);
+    field::run(&mut bench);
     println!("{}", table(&bench.rows));
     for note in &bench.notes {
         println!("{note}\n");
