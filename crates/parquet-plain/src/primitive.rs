@@ -18,6 +18,18 @@ pub(crate) mod sealed {
         /// The caller guarantees that `input` holds at least that many values:
         /// `input.len() >= encoded_len(first + out.len())`.
         fn decode_at(input: &[u8], first: usize, out: &mut [Self]);
+
+        /// Appends values `first..first + count` of a PLAIN run held in `input` to `out`,
+        /// under the same guarantee as [`decode_at`](Self::decode_at).
+        #[inline]
+        fn extend_at(input: &[u8], first: usize, count: usize, out: &mut Vec<Self>)
+        where
+            Self: Default + Clone,
+        {
+            let start = out.len();
+            out.resize(start + count, Self::default());
+            Self::decode_at(input, first, out.get_mut(start..).unwrap_or_default());
+        }
     }
 }
 
@@ -84,6 +96,14 @@ macro_rules! fixed_size {
                 for (value, chunk) in out.iter_mut().zip(chunks) {
                     *value = <$ty>::from_le_bytes(*chunk);
                 }
+            }
+
+            #[inline]
+            fn extend_at(input: &[u8], first: usize, count: usize, out: &mut Vec<Self>) {
+                let bytes = input.get(first * $size..).unwrap_or_default();
+                let (chunks, _) = bytes.as_chunks::<$size>();
+                // Written once: not grown with zeros first.
+                out.extend(chunks.iter().take(count).map(|c| <$ty>::from_le_bytes(*c)));
             }
         }
 
@@ -170,6 +190,21 @@ impl<'a, T: PlainType> Decoder<'a, T> {
         let count = out.len().min(self.remaining());
         #[allow(clippy::indexing_slicing)] // `count <= out.len()`, the `min` above
         T::decode_at(self.input, self.next, &mut out[..count]);
+        self.next += count;
+        Ok(count)
+    }
+
+    /// Appends up to `max` values to `out` and returns how many it appended: as
+    /// [`decode`](Self::decode), but writing each value once where `decode` into a
+    /// slice grown for it writes it twice.
+    ///
+    /// # Errors
+    ///
+    /// None, as for [`Decoder::decode`].
+    #[inline]
+    pub fn decode_extend(&mut self, out: &mut Vec<T>, max: usize) -> Result<usize> {
+        let count = max.min(self.remaining());
+        T::extend_at(self.input, self.next, count, out);
         self.next += count;
         Ok(count)
     }

@@ -160,22 +160,25 @@ impl<'a> LevelDecoder<'a> {
         Ok(Self { kind, max, levels })
     }
 
-    /// Appends exactly `n` levels to `out` (none for a column without such levels).
-    fn decode(&mut self, out: &mut Vec<u16>, n: usize) -> Result<()> {
+    /// Appends exactly `n` levels to `out` (none for a column without such levels) and
+    /// returns how many equal the maximum (the non-null entries of definition levels: all
+    /// `n` for a column without them).
+    fn decode(&mut self, out: &mut Vec<u16>, n: usize) -> Result<usize> {
         let (start, what) = (out.len(), self.kind.what());
         match &mut self.levels {
-            Encoded::None => return Ok(()),
+            Encoded::None => return Ok(n),
             Encoded::Rle(d) => fill(out, n, what, |chunk| d.decode(chunk))?,
             Encoded::BitPacked(d) => fill(out, n, what, |chunk| d.decode(chunk))?,
         }
-        let max = self.max;
-        match out
-            .get(start..)
-            .and_then(|new| new.iter().find(|&&l| l > max))
+        // Passes the compiler vectorises: the highest level (the one at fault found only
+        // on error), and the levels at the maximum.
+        let (max, new) = (self.max, out.get(start..).unwrap_or_default());
+        if new.iter().copied().max().is_some_and(|l| l > max)
+            && let Some(&bad) = new.iter().find(|&&l| l > max)
         {
-            Some(&bad) => Err(Error::invalid(self.kind.above(), bad.into())),
-            None => Ok(()),
+            return Err(Error::invalid(self.kind.above(), bad.into()));
         }
+        Ok(new.iter().filter(|&&l| l == max).count())
     }
 
     /// Consumes exactly `n` levels and returns how many equal the maximum (the non-null
@@ -554,7 +557,7 @@ impl<'a> ValueDecoder<'a> {
 impl<T: PlainType + Integer + FixedWidth + DictValue> Ints<'_, T> {
     fn decode(&mut self, n: usize, dict: Option<&Dict>, out: &mut Vec<T>) -> Result<()> {
         match self {
-            Self::Plain(d) => fill(out, n, WHAT, |c| d.decode(c)),
+            Self::Plain(d) => fill_batch(n, WHAT, |max| d.decode_extend(out, max)),
             Self::Dict(d) => {
                 let dict = dictionary(dict)?;
                 fill(out, n, WHAT, |c| d.gather(dict, c))
@@ -577,7 +580,7 @@ impl<T: PlainType + Integer + FixedWidth + DictValue> Ints<'_, T> {
 impl<T: PlainType + FixedWidth + DictValue> Floats<'_, T> {
     fn decode(&mut self, n: usize, dict: Option<&Dict>, out: &mut Vec<T>) -> Result<()> {
         match self {
-            Self::Plain(d) => fill(out, n, WHAT, |c| d.decode(c)),
+            Self::Plain(d) => fill_batch(n, WHAT, |max| d.decode_extend(out, max)),
             Self::Dict(d) => {
                 let dict = dictionary(dict)?;
                 fill(out, n, WHAT, |c| d.gather(dict, c))
@@ -724,7 +727,7 @@ impl PageCursor {
     ) -> Result<Progress> {
         self.with_dependent_mut(|page, d| {
             let progress = if column.max_rep_level == 0 {
-                d.read_flat(column, dict, max_records, out)?
+                d.read_flat(dict, max_records, out)?
             } else {
                 d.read_repeated(column, dict, max_records, budget, record, out)?
             };
@@ -766,17 +769,13 @@ impl Decoders<'_> {
     /// An unrepeated column: one record per level entry.
     fn read_flat(
         &mut self,
-        column: &ColumnDescriptor,
         dict: Option<&Dict>,
         max_records: usize,
         out: Option<Target<'_>>,
     ) -> Result<Progress> {
         let n = max_records.min(self.levels_left);
-        let max_def = column.max_def_level;
         let non_null = if let Some(out) = out {
-            let start = out.def.len();
-            self.def.decode(out.def, n)?;
-            let non_null = Self::non_null(out.def.get(start..).unwrap_or_default(), n, max_def);
+            let non_null = self.def.decode(out.def, n)?;
             self.values.decode(non_null, dict, out.values, out.kept)?;
             non_null
         } else {
