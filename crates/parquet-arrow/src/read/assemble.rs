@@ -248,8 +248,9 @@ fn validity(leaf: &LeafBatch, slots: &Slots, def: u16) -> Result<Option<NullBuff
     let Some((reps, defs)) = leaf.levels() else {
         return validity(leaf, &Slots::Entries(slots.entries(leaf)), def);
     };
-    // Most often nothing is null: one pass over the levels says so.
-    if defs.iter().all(|&d| d >= def) {
+    // Most often nothing is null: a value for every entry says so (every entry is at
+    // the column's maximum level), and otherwise one pass over the levels.
+    if leaf.batch.num_values() == defs.len() || defs.iter().all(|&d| d >= def) {
         return Ok(None);
     }
     if slot_def == 0 && rep >= leaf.column.max_rep_level && defs.len() == len {

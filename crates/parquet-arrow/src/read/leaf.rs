@@ -44,7 +44,7 @@ pub(crate) fn leaf_array(
         len,
     };
     match values {
-        ColumnValues::Boolean(v) => leaf.boolean(&v),
+        ColumnValues::Boolean(v) => leaf.boolean(v),
         ColumnValues::Int32(v) => leaf.int32(v),
         ColumnValues::Int64(v) => leaf.int64(v),
         ColumnValues::Int96(v) => {
@@ -119,17 +119,8 @@ impl Leaf<'_> {
     }
 
     #[allow(clippy::unnecessary_wraps)]
-    fn boolean(self, dense: &[bool]) -> Result<ArrayRef> {
-        let values = match &self.nulls {
-            None => BooleanBuffer::from(dense),
-            Some(nulls) => {
-                let mut next = dense.iter();
-                nulls
-                    .iter()
-                    .map(|v| v && next.next().copied().unwrap_or(false))
-                    .collect()
-            }
-        };
+    fn boolean(self, dense: Vec<bool>) -> Result<ArrayRef> {
+        let values = pack_bools(&spread(dense, self.nulls.as_ref(), self.len));
         Ok(Arc::new(BooleanArray::new(values, self.nulls)))
     }
 
@@ -358,7 +349,7 @@ impl Leaf<'_> {
             DataType::Decimal32(..)
             | DataType::Decimal64(..)
             | DataType::Decimal128(..)
-            | DataType::Decimal256(..) => self.decimal(data.chunks_exact(width.max(1))),
+            | DataType::Decimal256(..) => self.decimal_fixed(width, &data),
             _ => Err(self.mismatch()),
         }
     }
@@ -391,6 +382,67 @@ impl Leaf<'_> {
             }
         }
     }
+}
+
+impl Leaf<'_> {
+    /// Big-endian two's-complement integers of `width` bytes each as the target decimal
+    /// type: for the widths writers use, a loop whose width the compiler knows.
+    fn decimal_fixed(self, width: usize, data: &[u8]) -> Result<ArrayRef> {
+        /// `data` as integers of the widths listed (the others by `be_int`).
+        macro_rules! by_width {
+            ($n:literal, $from:expr, [$($w:literal)*]) => {
+                match width {
+                    $($w => Some(fixed_be::<$w, $n, _>(data, $from)),)*
+                    _ => None,
+                }
+            };
+        }
+        match self.target {
+            DataType::Decimal32(..) => {
+                if let Some(v) = by_width!(4, i32::from_be_bytes, [1 2 3 4]) {
+                    return self.primitive::<Decimal32Type>(v);
+                }
+            }
+            DataType::Decimal64(..) => {
+                if let Some(v) = by_width!(8, i64::from_be_bytes, [1 2 3 4 5 6 7 8]) {
+                    return self.primitive::<Decimal64Type>(v);
+                }
+            }
+            DataType::Decimal128(..) => {
+                let widths = by_width!(
+                    16,
+                    i128::from_be_bytes,
+                    [1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16]
+                );
+                if let Some(v) = widths {
+                    return self.primitive::<Decimal128Type>(v);
+                }
+            }
+            _ => {}
+        }
+        self.decimal(data.chunks_exact(width.max(1)))
+    }
+}
+
+/// `data` as big-endian two's-complement integers of `W` bytes each, sign-extended to
+/// `N` bytes and converted by `from`.
+fn fixed_be<const W: usize, const N: usize, T>(data: &[u8], from: fn([u8; N]) -> T) -> Vec<T> {
+    let (values, _) = data.as_chunks::<W>();
+    values
+        .iter()
+        .map(|value| {
+            let fill = if value.first().is_some_and(|b| b & 0x80 != 0) {
+                0xFF
+            } else {
+                0
+            };
+            let mut out = [fill; N];
+            if let Some(low) = out.get_mut(N - W..) {
+                low.copy_from_slice(value);
+            }
+            from(out)
+        })
+        .collect()
 }
 
 /// A big-endian two's-complement integer of up to `N` bytes, sign-extended to `N`.
@@ -445,6 +497,33 @@ pub(crate) fn make_view(bytes: &[u8], offset: u32) -> u128 {
 }
 
 /// `dense` values spread over `len` slots, with the default value in the null ones.
+/// Booleans as bits, least significant first: eight at a time, by one multiplication
+/// that gathers the low bit of each of eight bytes into the top byte.
+fn pack_bools(bools: &[bool]) -> BooleanBuffer {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let eight =
+        |bytes: &[bool; 8]| u64::from_le_bytes(bytes.map(u8::from)).wrapping_mul(GATHER) >> 56;
+    let (words, rest) = bools.as_chunks::<64>();
+    let mut packed: Vec<u64> = words
+        .iter()
+        .map(|word| {
+            let (bytes, _) = word.as_chunks::<8>();
+            bytes
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (i, bytes)| acc | eight(bytes) << (8 * i))
+        })
+        .collect();
+    if !rest.is_empty() {
+        let last = rest
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| acc | u64::from(b) << i);
+        packed.push(last);
+    }
+    BooleanBuffer::new(Buffer::from_vec(packed), 0, bools.len())
+}
+
 pub(crate) fn spread<T: Copy + Default>(
     dense: Vec<T>,
     nulls: Option<&NullBuffer>,
@@ -470,11 +549,20 @@ pub(crate) fn spread<T: Copy + Default>(
             let from = dense.get(taken..).unwrap_or_default();
             let mut block = [T::default(); 64];
             let mut next = 0;
-            for (slot, to) in block.iter_mut().enumerate() {
-                let is_valid = (valid >> slot) & 1 != 0;
-                let value = from.get(next).copied().unwrap_or_default();
-                *to = if is_valid { value } else { T::default() };
-                next += usize::from(is_valid);
+            if let Some(from) = from.first_chunk::<64>() {
+                // Without a branch: a null slot takes the next value too (Arrow leaves a
+                // null slot's value unspecified), and `next` stays within the 64.
+                for (slot, to) in block.iter_mut().enumerate() {
+                    *to = from.get(next.min(63)).copied().unwrap_or_default();
+                    next += usize::from((valid >> slot) & 1 != 0);
+                }
+            } else {
+                for (slot, to) in block.iter_mut().enumerate() {
+                    let is_valid = (valid >> slot) & 1 != 0;
+                    let value = from.get(next).copied().unwrap_or_default();
+                    *to = if is_valid { value } else { T::default() };
+                    next += usize::from(is_valid);
+                }
             }
             out.extend_from_slice(block.get(..slots).unwrap_or_default());
             taken += next;
@@ -547,4 +635,64 @@ fn rescale(
         }
     }
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Booleans of every length up to 200, in a pattern without a period of 8 or 64.
+    fn booleans() -> impl Iterator<Item = Vec<bool>> {
+        (0..200).map(|len| (0..len).map(|i: usize| (i * 7 + i / 3) % 5 < 2).collect())
+    }
+
+    #[test]
+    fn booleans_pack_as_arrow_packs_them() {
+        for bools in booleans() {
+            assert_eq!(pack_bools(&bools), BooleanBuffer::from(bools.as_slice()));
+        }
+    }
+
+    #[test]
+    fn fixed_width_decimals_sign_extend_as_any_width_does() {
+        let data: Vec<u8> = (0..96u8)
+            .map(|i| i.wrapping_mul(37).wrapping_add(11))
+            .collect();
+        let any_width = |width: usize| -> Vec<i128> {
+            data.chunks_exact(width)
+                .map(|b| i128::from_be_bytes(be_int::<16>(b).unwrap()))
+                .collect()
+        };
+        assert_eq!(
+            fixed_be::<1, 16, _>(&data, i128::from_be_bytes),
+            any_width(1)
+        );
+        assert_eq!(
+            fixed_be::<6, 16, _>(&data, i128::from_be_bytes),
+            any_width(6)
+        );
+        assert_eq!(
+            fixed_be::<16, 16, _>(&data, i128::from_be_bytes),
+            any_width(16)
+        );
+        assert!(any_width(6).iter().any(|&v| v < 0) && any_width(6).iter().any(|&v| v > 0));
+    }
+
+    #[test]
+    fn values_spread_to_the_valid_slots() {
+        for validity in booleans() {
+            let len = validity.len();
+            let valid = validity.iter().filter(|&&v| v).count();
+            let dense: Vec<u32> = (0..u32::try_from(valid).unwrap()).collect();
+            let nulls = NullBuffer::from(validity.clone());
+            let spread = spread(dense.clone(), Some(&nulls), len);
+            assert_eq!(spread.len(), len);
+            let valid: Vec<u32> = spread
+                .iter()
+                .zip(&validity)
+                .filter_map(|(&v, &valid)| valid.then_some(v))
+                .collect();
+            assert_eq!(valid, dense, "{validity:?}");
+        }
+    }
 }
