@@ -9,6 +9,11 @@ use parquet_arrow::{ArrowWriter, ParquetRecordBatchReaderBuilder, ProjectionMask
 use parquet_file::{Bytes, Op, Predicate, WriterOptions};
 
 fn file() -> Bytes {
+    file_of(3_000)
+}
+
+/// The file of [`file`] in row groups of `row_group_rows`.
+fn file_of(row_group_rows: usize) -> Bytes {
     let n = 50_000;
     let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(0..n));
     let names: ArrayRef = Arc::new(
@@ -23,7 +28,7 @@ fn file() -> Bytes {
     let batch =
         RecordBatch::try_from_iter([("id", ids), ("name", names), ("list", lists)]).unwrap();
     let options = WriterOptions::new()
-        .with_row_group_rows(3_000)
+        .with_row_group_rows(row_group_rows)
         .with_page_rows(500);
     let mut writer = ArrowWriter::try_new(Vec::new(), batch.schema(), Some(options)).unwrap();
     writer.write(&batch).unwrap();
@@ -82,4 +87,22 @@ fn same_rows_with_every_option() {
         5_000
     );
     assert_eq!(read(&file, 4, setup), serial);
+}
+
+#[test]
+fn one_row_group_is_read_a_field_at_a_time() {
+    let file = file_of(100_000);
+    let serial = read(&file, 1, |b| b);
+    assert_eq!(serial.len(), 50);
+    assert_eq!(read(&file, 2, |b| b), serial);
+    // No field to split by: rows only.
+    let none = |b: ParquetRecordBatchReaderBuilder<Bytes>| {
+        b.with_projection(ProjectionMask::columns(Vec::<String>::new()))
+    };
+    let rows = |batches: Vec<RecordBatch>| -> Vec<usize> {
+        batches.iter().map(RecordBatch::num_rows).collect()
+    };
+    let serial_rows = rows(read(&file, 1, none));
+    assert_eq!(serial_rows.iter().sum::<usize>(), 50_000);
+    assert_eq!(rows(read(&file, 2, none)), serial_rows);
 }

@@ -196,7 +196,8 @@ impl<S> Clone for Parallel<S> {
     }
 }
 
-/// Every batch of each row group of `plans`, decoded in parallel.
+/// Every batch of each row group of `plans`, decoded in parallel: the row groups, and
+/// within each the top-level fields, as tasks of their own.
 fn read_groups<S: Source + Sync>(
     reader: &FileReader<S>,
     shapes: &[ArrowShape],
@@ -207,15 +208,27 @@ fn read_groups<S: Source + Sync>(
     use rayon::prelude::*;
     plans
         .par_iter()
-        .map(|plan| Group::read_all(reader, shapes, schema, batch_size, plan))
+        .map(|plan| {
+            if shapes.is_empty() {
+                // No field to split by: batches of rows only.
+                return Group::read_all(reader, shapes, schema, batch_size, plan);
+            }
+            let fields: Vec<Result<Vec<ArrayRef>>> = shapes
+                .par_iter()
+                .map(|shape| Group::read_field(reader, shape, batch_size, plan))
+                .collect();
+            Group::zip_fields(fields, schema)
+        })
         .collect()
 }
 
 impl<S: Source + Sync> ParquetRecordBatchReaderBuilder<S> {
     /// Decodes up to `row_groups` row groups at a time on rayon's thread pool (its
-    /// global pool, or the one the reader is iterated in), for reading a whole file fast;
-    /// 0 or 1 reads one at a time, on the calling thread. The batches are the same, in
-    /// the same order; the memory held is that of the row groups decoded at once.
+    /// global pool, or the one the reader is iterated in), each row group's top-level
+    /// fields as tasks of their own (so a file of one row group is read in parallel too),
+    /// for reading a whole file fast; 0 or 1 reads one at a time, on the calling thread.
+    /// The batches are the same, in the same order; the memory held is that of the row
+    /// groups decoded at once.
     #[must_use]
     pub fn with_parallelism(mut self, row_groups: usize) -> Self {
         self.parallel = (row_groups > 1).then_some(Parallel {
@@ -481,6 +494,24 @@ impl Group {
         schema: &SchemaRef,
         batch_size: usize,
     ) -> Result<Option<RecordBatch>> {
+        let Some((rows, columns)) = self.next_arrays(shapes, batch_size)? else {
+            return Ok(None);
+        };
+        let options = RecordBatchOptions::new().with_row_count(Some(rows));
+        Ok(Some(RecordBatch::try_new_with_options(
+            Arc::clone(schema),
+            columns,
+            &options,
+        )?))
+    }
+
+    /// The next `batch_size` rows (or fewer, the last of the row group): how many, and
+    /// the array of each of `shapes`; `None` at the end of the row group.
+    fn next_arrays(
+        &mut self,
+        shapes: &[ArrowShape],
+        batch_size: usize,
+    ) -> Result<Option<(usize, Vec<ArrayRef>)>> {
         if self.remaining == 0 {
             return Ok(None);
         }
@@ -499,12 +530,7 @@ impl Group {
         }
         self.remaining -= want as u64;
         let columns = assemble_batch(shapes, &mut self.leaves)?;
-        let options = RecordBatchOptions::new().with_row_count(Some(want));
-        Ok(Some(RecordBatch::try_new_with_options(
-            Arc::clone(schema),
-            columns,
-            &options,
-        )?))
+        Ok(Some((want, columns)))
     }
 
     /// Every batch of the row group of `plan`.
@@ -521,6 +547,53 @@ impl Group {
             batches.push(batch);
         }
         Ok(batches)
+    }
+
+    /// Every batch's array of the field of `shape` in the row group of `plan`.
+    fn read_field<S: Source>(
+        reader: &FileReader<S>,
+        shape: &ArrowShape,
+        batch_size: usize,
+        plan: &GroupPlan,
+    ) -> Result<Vec<ArrayRef>> {
+        let shapes = std::slice::from_ref(shape);
+        let mut group = Self::open(reader, shapes, plan)?;
+        let mut arrays = Vec::new();
+        while let Some((_, columns)) = group.next_arrays(shapes, batch_size)? {
+            arrays.extend(columns);
+        }
+        Ok(arrays)
+    }
+
+    /// The batches of `schema` whose columns are the arrays of `fields`, batch by batch
+    /// (each field read with the same batch size, so in batches of the same rows).
+    fn zip_fields(
+        fields: Vec<Result<Vec<ArrayRef>>>,
+        schema: &SchemaRef,
+    ) -> Result<Vec<RecordBatch>> {
+        let mut fields = fields
+            .into_iter()
+            .map(|f| f.map(Vec::into_iter))
+            .collect::<Result<Vec<_>>>()?;
+        let mut batches = Vec::new();
+        loop {
+            let columns: Vec<ArrayRef> = fields.iter_mut().filter_map(Iterator::next).collect();
+            if columns.is_empty() {
+                return Ok(batches);
+            }
+            if columns.len() != fields.len() {
+                return Err(crate::error::invalid(
+                    "fields of a row group read into different numbers of batches",
+                ));
+            }
+            let rows = columns.first().map_or(0, arrow_array::Array::len);
+            let options = RecordBatchOptions::new().with_row_count(Some(rows));
+            batches.push(RecordBatch::try_new_with_options(
+                Arc::clone(schema),
+                columns,
+                &options,
+            )?);
+        }
     }
 }
 
