@@ -56,7 +56,7 @@ mod value;
 pub mod varint;
 pub mod zigzag;
 
-pub use byte_array::{ByteArrayBatch, FixedLenByteArrayBatch};
+pub use byte_array::{ByteArrayBatch, FixedLenByteArrayBatch, GATHER_SLACK};
 pub use cursor::Cursor;
 pub use error::{Error, Result};
 pub use filter::{ColumnPath, Literal, Op, Predicate};

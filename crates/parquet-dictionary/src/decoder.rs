@@ -1,7 +1,7 @@
 //! Dictionaries read from dictionary pages, and index pages gathered through them.
 
 use crate::builder::DictionaryValue;
-use parquet_core::{ByteArrayBatch, Error, FixedLenByteArrayBatch, Result};
+use parquet_core::{ByteArrayBatch, Error, FixedLenByteArrayBatch, GATHER_SLACK, Result};
 use parquet_plain::PlainType;
 use parquet_rle::Run;
 
@@ -56,6 +56,8 @@ pub const GATHER_BYTE_BUDGET: usize = 64 << 20;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ByteArrayDictionary {
     entries: ByteArrayBatch,
+    /// The entries' data and [`GATHER_SLACK`] bytes more, for [`Self::gather`].
+    padded: Vec<u8>,
     /// Length of the longest entry.
     longest: usize,
 }
@@ -87,12 +89,31 @@ impl ByteArrayDictionary {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+
+    /// Appends the entries at `indices` to `out`, in order; short entries are copied
+    /// without a call to `memcpy` each.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OutOfRange`] for an index at or past the dictionary's length (nothing is
+    /// appended then); [`Error::LimitExceeded`] when `out` would exceed the `u32::MAX`
+    /// bytes of a batch.
+    pub fn gather(&self, indices: &[u32], out: &mut ByteArrayBatch) -> Result<()> {
+        out.extend_gathered(&self.entries, &self.padded, indices)
+    }
 }
 
 impl From<ByteArrayBatch> for ByteArrayDictionary {
     fn from(entries: ByteArrayBatch) -> Self {
         let longest = entries.iter().map(<[u8]>::len).max().unwrap_or(0);
-        Self { entries, longest }
+        let mut padded = Vec::with_capacity(entries.data().len() + GATHER_SLACK);
+        padded.extend_from_slice(entries.data());
+        padded.resize(entries.data().len() + GATHER_SLACK, 0);
+        Self {
+            entries,
+            padded,
+            longest,
+        }
     }
 }
 
@@ -222,29 +243,21 @@ impl<'a> IndexDecoder<'a> {
         max: usize,
     ) -> Result<usize> {
         let max = max.min((GATHER_BYTE_BUDGET / dictionary.longest.max(1)).max(1));
-        let entries = &dictionary.entries;
-        let entry = |index: u32| {
-            entries
-                .get(index as usize)
-                .ok_or_else(|| out_of_range(index, entries.len()))
-        };
-        self.indices.for_each_run(max, |run| {
-            match run {
-                Run::Repeated { value, len } => {
-                    let value = entry(value)?;
-                    out.reserve(len, value.len().saturating_mul(len));
-                    for _ in 0..len {
-                        out.push(value)?;
-                    }
-                }
-                Run::Packed(indices) => {
-                    for &index in indices {
-                        out.push(entry(index)?)?;
-                    }
-                }
+        // The indices a block at a time, each block's entries gathered at once.
+        let mut indices = [0u32; 1024];
+        let mut done = 0;
+        while done < max {
+            let block = indices
+                .get_mut(..(max - done).min(1024))
+                .unwrap_or_default();
+            let n = self.indices.decode(block)?;
+            if n == 0 {
+                break;
             }
-            Ok(())
-        })
+            dictionary.gather(block.get(..n).unwrap_or_default(), out)?;
+            done += n;
+        }
+        Ok(done)
     }
 
     /// Appends up to `max` values of `dictionary` to `out` and returns how many it

@@ -145,6 +145,16 @@ pub(crate) fn indices_array(
     len: usize,
 ) -> Result<ArrayRef> {
     check_count(column, indices.len(), nulls.as_ref(), len)?;
+    if matches!(
+        target,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary
+    ) {
+        // The entries copied out at once (short ones without a call to `memcpy` each),
+        // strings checked as UTF-8 again in one pass with the batch: cheaper than taking
+        // them one by one from entries checked once.
+        let values = ColumnValues::ByteArray(indices.gather()?);
+        return leaf_array(values, column, target, nulls, len);
+    }
     let Some(entries) = cache.entries(indices.dictionary(), column, target) else {
         let values = ColumnValues::ByteArray(indices.gather()?);
         return leaf_array(values, column, target, nulls, len);

@@ -129,16 +129,9 @@ fn gather(
     indices: &[u32],
     out: &mut ByteArrayBatch,
 ) -> Result<()> {
-    let what = "dictionary values";
-    let entries = dictionary.entries();
-    for &index in indices {
-        let entry = entries
-            .get(index as usize)
-            .ok_or_else(|| out_of_range(index, entries.len()))
-            .decoding(what)?;
-        out.push(entry).decoding(what)?;
-    }
-    Ok(())
+    dictionary
+        .gather(indices, out)
+        .decoding("dictionary values")
 }
 
 /// The values of a batch of a BYTE_ARRAY column kept as indices into the column chunk's
