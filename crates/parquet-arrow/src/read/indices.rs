@@ -1,6 +1,6 @@
 //! The dictionary indices of dictionary-encoded pages as Arrow arrays over the column
-//! chunk's dictionary, its entries converted once: the keys of a dictionary array, the
-//! views of a view array, or the strings taken from it.
+//! chunk's dictionary: the keys of a dictionary array or the views of a view array over
+//! its entries converted once, or the strings and binaries gathered from it.
 
 use std::sync::Arc;
 
@@ -71,7 +71,7 @@ impl DictionaryCache {
 }
 
 /// `dictionary`'s entries as the values of a `target` dictionary array, or as a `target`
-/// view array; `None` when they do not fit it.
+/// view array; `None` when they do not fit it, or for other types.
 fn build_entries(
     dictionary: &ByteArrayDictionary,
     column: &ColumnDescriptor,
@@ -86,11 +86,6 @@ fn build_entries(
             }
             let values = ColumnValues::ByteArray(entries.clone());
             leaf_array(values, column, value, None, entries.len()).ok()
-        }
-        // Strings are checked to be UTF-8 here, once for the dictionary.
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
-            let values = ColumnValues::ByteArray(entries.clone());
-            leaf_array(values, column, target, None, entries.len()).ok()
         }
         DataType::Utf8View | DataType::BinaryView => {
             let views: Vec<u128> = entries
@@ -134,8 +129,8 @@ fn key_fits(key: &DataType, index: usize) -> bool {
 /// The array of `target` type (see [`from_indices`]) of the values `indices` hold, in
 /// the slots of `nulls` (`len` slots; all valid when `None`): the keys of a dictionary
 /// array or the views of a view array, over the entries built once for the column
-/// chunk's dictionary in `cache`; or, where the entries do not fit the type, the values
-/// gathered and read as values are.
+/// chunk's dictionary in `cache`; or, for strings and binaries and where the entries do
+/// not fit the type, the values gathered and read as values are.
 pub(crate) fn indices_array(
     indices: DictionaryIndices,
     cache: &mut DictionaryCache,
@@ -161,8 +156,7 @@ pub(crate) fn indices_array(
     };
     let (_, indices) = indices.into_parts();
     let DataType::Dictionary(key, _) = target else {
-        // The entries at the indices: views whose bytes stay in the one buffer, or
-        // strings copied without checking them again.
+        // The entries at the indices: views whose bytes stay in the one buffer.
         let indices = UInt32Array::new(
             ScalarBuffer::from(spread(indices, nulls.as_ref(), len)),
             nulls,
