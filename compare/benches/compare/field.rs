@@ -17,9 +17,11 @@
 //!   reader's batches, cast to the types of the reference table (`files/TABLE.arrow`, the
 //!   table the peers wrote), must equal it.
 //! - `field write: TABLE, CODEC`: the reference table's batches written into a reused
-//!   buffer by parquet-arrow's `ArrowWriter` and arrow-rs's, each at its defaults but for
-//!   the codec (SNAPPY, or ZSTD at level 1); the bytes written beside the times. Both
-//!   files must read back (by arrow-rs) to the table.
+//!   buffer by parquet-arrow's `ArrowWriter` (`parquet-kit`, and with
+//!   `with_parallel_encoding`, `parquet-kit-parallel`, which must write the same bytes)
+//!   and arrow-rs's, each at its defaults but for the codec (SNAPPY, or ZSTD at level 1);
+//!   the bytes written beside the times. Both files must read back (by arrow-rs) to the
+//!   table.
 //! - `field orc read: FILE`: every `files/*.orc` read from memory into 8192-row batches by
 //!   parquet-arrow's ORC reader (`parquet-kit`) and by orc-rust (`orc-rust`), each checked
 //!   against the reference table first (ORC's timestamps have no zone: compared as UTC).
@@ -425,17 +427,23 @@ fn writes(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted
                 let batches = collect(|f| read_theirs(&file, f));
                 same_as_reference(&format!("{what}: {who}'s file"), &batches, table);
             }
-            let sizes = [ours_out.len(), theirs_out.len()];
+            let parallel = ours.clone().with_parallel_encoding(true);
+            let mut parallel_out = Vec::new();
             let medians = interleaved(
                 rounds,
                 &mut [
                     &mut || write_ours(&mut ours_out, table, Some(ours.clone())),
+                    &mut || write_ours(&mut parallel_out, table, Some(parallel.clone())),
                     &mut || write_theirs(&mut theirs_out, table, theirs.clone()),
                 ],
             );
-            for ((writer, median), size) in
-                ["parquet-kit", "arrow-rs"].iter().zip(&medians).zip(sizes)
-            {
+            assert!(
+                parallel_out == ours_out,
+                "{what}: parallel encoding wrote another file"
+            );
+            let sizes = [ours_out.len(), parallel_out.len(), theirs_out.len()];
+            let writers = ["parquet-kit", "parquet-kit-parallel", "arrow-rs"];
+            for ((writer, median), size) in writers.iter().zip(&medians).zip(sizes) {
                 csv.row(&[
                     &what.replace(", ", "-"),
                     writer,
@@ -444,13 +452,14 @@ fn writes(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted
                 ]);
             }
             let line = format!(
-                "field write: {what}: parquet-kit {:.1} ms ({:.1} MB), arrow-rs {:.1} ms \
-                 ({:.1} MB): {:.2}x",
+                "field write: {what}: parquet-kit {:.1} ms ({:.1} MB), parallel {:.1} ms, \
+                 arrow-rs {:.1} ms ({:.1} MB): {:.2}x",
                 medians[0],
                 sizes[0] as f64 / 1e6,
                 medians[1],
-                sizes[1] as f64 / 1e6,
-                medians[1] / medians[0],
+                medians[2],
+                sizes[2] as f64 / 1e6,
+                medians[2] / medians[0],
             );
             eprintln!("{line}");
             bench.notes.push(line);

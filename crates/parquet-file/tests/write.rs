@@ -1048,3 +1048,38 @@ fn fixed_length_bounds_keep_their_length_when_byte_arrays_are_truncated() {
     assert_eq!(name.max_value.as_deref(), Some(&[160, 160, 160, 161][..]));
     assert_eq!(name.is_max_value_exact, Some(false));
 }
+
+/// The bytes [`FileWriter`] writes of `batches` with `options`.
+fn written(schema: &Schema, batches: &[ColumnBatch], options: WriterOptions) -> Vec<u8> {
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+    writer.write_batches(batches).unwrap();
+    writer.finish().unwrap();
+    writer.into_inner()
+}
+
+#[test]
+fn parallel_encoding_writes_the_same_file() {
+    let schema = schema();
+    let batches = batches(&schema, 5000, 17);
+    let options = WriterOptions::new()
+        .with_row_group_rows(1200)
+        .with_page_rows(300)
+        .with_compression(Codec::Zstd)
+        .with_bloom_filter(Some(BloomFilterOptions::default()));
+    let serial = written(&schema, &batches, options.clone());
+    let parallel = written(&schema, &batches, options.with_parallel_encoding(true));
+    assert!(serial == parallel, "the files differ");
+    // Encrypted (with nonces of its own, so not the same bytes): the same rows.
+    let encryption = EncryptionOptions::new(key(3));
+    let options = WriterOptions::new()
+        .with_row_group_rows(1200)
+        .with_encryption(Some(encryption))
+        .with_parallel_encoding(true);
+    let read = round_trip_with(
+        &schema,
+        &batches,
+        options,
+        ReadOptions::new().with_decryption(DecryptionOptions::new().with_footer_key(key(3))),
+    );
+    assert_equal(&read, &batches, "encrypted, parallel");
+}

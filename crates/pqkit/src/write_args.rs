@@ -12,7 +12,8 @@ use parquet_file::{
 use crate::Failure;
 use crate::filter::resolve;
 
-/// How a Parquet file is written. Unset flags leave the writer's defaults: SNAPPY,
+/// How a Parquet file is written, its column chunks encoded on every core. Unset flags
+/// leave the writer's defaults: SNAPPY,
 /// dictionary encoding falling back to PLAIN, version 1 pages of at most 1 MiB and 20,000
 /// rows, row groups of at most 1,048,576 rows and 128 MiB, statistics per page with a
 /// page index, page CRCs.
@@ -261,7 +262,8 @@ impl WriteArgs {
     /// Bad usage: a column that is not a leaf of `schema`, a Bloom filter for a BOOLEAN
     /// column, a key that is not one.
     pub(crate) fn options(&self, schema: &Schema) -> Result<WriterOptions, Failure> {
-        let mut options = WriterOptions::new();
+        // Every core encodes: the file is the same as one encoded on one.
+        let mut options = WriterOptions::new().with_parallel_encoding(true);
         if let Some(compression) = self.compression {
             options = options.with_compression(compression);
         }

@@ -310,20 +310,26 @@ impl<S: Sink> FileWriter<S> {
                 .unwrap_or(usize::MAX);
             let step = records.min(room).min(STEP);
             let row_group = self.row_groups.len();
-            for (c, ((column, batch), at)) in self
-                .columns
-                .iter_mut()
-                .zip(batches)
-                .zip(&mut positions)
-                .enumerate()
-            {
-                let cipher = cipher_of(self.encryption.as_ref(), c, row_group);
-                let written = column.write(batch, *at, step, cipher.as_ref());
+            let encryption = self.encryption.as_ref();
+            let written = for_each_column(
+                &mut self.columns,
+                self.options.parallel_encoding,
+                |c, column| {
+                    let (Some(batch), Some(&at)) = (batches.get(c), positions.get(c)) else {
+                        return Ok(Position::default());
+                    };
+                    let cipher = cipher_of(encryption, c, row_group);
+                    column
+                        .write(batch, at, step, cipher.as_ref())
+                        .map_err(|e| e.in_column(&column.column().path))
+                },
+            );
+            for (at, written) in positions.iter_mut().zip(written) {
                 match written {
                     Ok(end) => *at = end,
                     Err(e) => {
                         self.state = State::Failed;
-                        return Err(e.in_column(&column.column().path));
+                        return Err(e);
                     }
                 }
             }
@@ -411,12 +417,19 @@ impl<S: Sink> FileWriter<S> {
         let mut chunks = Vec::with_capacity(self.columns.len());
         let mut indexes = Vec::with_capacity(self.columns.len());
         let mut filters = Vec::new();
-        for (c, column) in self.columns.iter_mut().enumerate() {
-            let path = column.column().path.clone();
-            let cipher = cipher_of(self.encryption.as_ref(), c, ordinal);
-            let mut chunk = column
-                .finish(cipher.as_ref())
-                .map_err(|e| e.in_column(&path))?;
+        let encryption = self.encryption.as_ref();
+        let finished = for_each_column(
+            &mut self.columns,
+            self.options.parallel_encoding,
+            |c, column| {
+                let cipher = cipher_of(encryption, c, ordinal);
+                column
+                    .finish(cipher.as_ref())
+                    .map_err(|e| e.in_column(&column.column().path))
+            },
+        );
+        for ((c, column), chunk) in self.columns.iter_mut().enumerate().zip(finished) {
+            let mut chunk = chunk?;
             let base = self.written;
             for page in &chunk.pages_bytes {
                 Sink::write_all(&mut self.sink, page)?;
@@ -671,6 +684,31 @@ fn emit<S: Sink>(
 }
 
 /// The cipher of column `column` in row group `row_group`, when it is encrypted.
+/// `f` of each column and its index, in order; as tasks on rayon's thread pool when
+/// `parallel` (and the `parallel` feature) is on.
+fn for_each_column<T: Send>(
+    columns: &mut [ColumnWriter],
+    parallel: bool,
+    f: impl Fn(usize, &mut ColumnWriter) -> T + Sync,
+) -> Vec<T> {
+    #[cfg(feature = "parallel")]
+    if parallel && columns.len() > 1 {
+        use rayon::prelude::*;
+        return columns
+            .par_iter_mut()
+            .enumerate()
+            .map(|(c, column)| f(c, column))
+            .collect();
+    }
+    #[cfg(not(feature = "parallel"))]
+    let _ = parallel;
+    columns
+        .iter_mut()
+        .enumerate()
+        .map(|(c, column)| f(c, column))
+        .collect()
+}
+
 fn cipher_of(
     encryption: Option<&FileEncryption>,
     column: usize,

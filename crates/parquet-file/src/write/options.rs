@@ -110,6 +110,7 @@ pub struct WriterOptions {
     pub(crate) sorting_columns: Vec<SortingColumn>,
     pub(crate) columns: HashMap<ColumnPath, ColumnOptions>,
     pub(crate) encryption: Option<EncryptionOptions>,
+    pub(crate) parallel_encoding: bool,
 }
 
 /// What `created_by` says by default.
@@ -145,6 +146,7 @@ impl Default for WriterOptions {
             sorting_columns: Vec::new(),
             columns: HashMap::new(),
             encryption: None,
+            parallel_encoding: false,
         }
     }
 }
@@ -153,6 +155,16 @@ impl WriterOptions {
     /// The defaults.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Encodes the column chunks of each batch written, and finishes those of each row
+    /// group, as tasks on rayon's thread pool (its global pool, or the one the writer is
+    /// called in), where the `parallel` feature (on by default) is on; off by default.
+    /// The file is the same, byte for byte: only the work is spread over the cores.
+    #[must_use]
+    pub fn with_parallel_encoding(mut self, on: bool) -> Self {
+        self.parallel_encoding = on;
+        self
     }
 
     /// The encoding of values when the dictionary is off or full: PLAIN (the default),
