@@ -3,9 +3,10 @@
 //! (1,000 and 10,000 columns x 10 row groups, with statistics, encoding stats, page
 //! index offsets and column orders). Both are checked to agree on offsets and statistics.
 //!
-//! Footer open (`footer open, 200000 columns x 1 row group`): the whole bytes of a file
-//! whose footer is that of a 200,000-column table with one row group ("PAR1", the
-//! footer, its 4-byte length, "PAR1"; no column data), opened from memory:
+//! Footer open (`footer open, 1000 columns x 20 row groups`, `... 100000 columns x 1 row
+//! group`, `... 200000 columns x 1 row group`): the whole bytes of a file whose footer is
+//! that of such a table ("PAR1", the footer, its 4-byte length, "PAR1"; no column data),
+//! opened from memory:
 //! `parquet_file::FileReader::open` (which decodes the footer and builds and checks the
 //! schema) against arrow-rs's `ParquetMetaDataReader::parse_and_finish` (which decodes
 //! it and builds its schema descriptor), page indexes left unread by both. Both are
@@ -25,8 +26,8 @@ use wide_footer::wide_footer;
 
 const ROW_GROUPS: usize = 10;
 
-/// Columns of the footer-open row.
-const OPEN_COLUMNS: usize = 200_000;
+/// Columns and row groups of the footer-open rows.
+const OPEN: [(usize, usize); 3] = [(1_000, 20), (100_000, 1), (200_000, 1)];
 
 pub fn run(bench: &mut Bench) {
     for columns in [1_000, 10_000] {
@@ -35,17 +36,20 @@ pub fn run(bench: &mut Bench) {
             decode(bench, &name, columns);
         }
     }
-    let name = format!("footer open, {OPEN_COLUMNS} columns x 1 row group");
-    if bench.wanted(&name) {
-        open(bench, &name, OPEN_COLUMNS);
+    for (columns, groups) in OPEN {
+        let plural = if groups == 1 { "" } else { "s" };
+        let name = format!("footer open, {columns} columns x {groups} row group{plural}");
+        if bench.wanted(&name) {
+            open(bench, &name, columns, groups);
+        }
     }
 }
 
-/// The whole bytes of a file with the wide footer of `columns` columns and one row
-/// group, and no data: "PAR1", the footer, its length, "PAR1".
-fn wide_file(columns: usize) -> Bytes {
+/// The whole bytes of a file with the wide footer of `columns` columns and `groups` row
+/// groups, and no data: "PAR1", the footer, its length, "PAR1".
+fn wide_file(columns: usize, groups: usize) -> Bytes {
     let mut file = b"PAR1".to_vec();
-    wide_footer(columns, 1).write_to(&mut file).unwrap();
+    wide_footer(columns, groups).write_to(&mut file).unwrap();
     let footer_len = u32::try_from(file.len() - 4).unwrap();
     file.extend_from_slice(&footer_len.to_le_bytes());
     file.extend_from_slice(b"PAR1");
@@ -59,14 +63,14 @@ fn arrow_open(file: &Bytes) -> parquet::file::metadata::ParquetMetaData {
         .unwrap()
 }
 
-fn open(bench: &mut Bench, name: &str, columns: usize) {
-    let file = wide_file(columns);
+fn open(bench: &mut Bench, name: &str, columns: usize, groups: usize) {
+    let file = wide_file(columns, groups);
     let ours = FileReader::open(file.clone()).unwrap();
     let theirs = arrow_open(&file);
     assert_eq!(ours.schema().columns().len(), columns);
     assert_eq!(theirs.file_metadata().schema_descr().num_columns(), columns);
-    assert_eq!(ours.num_row_groups(), 1);
-    assert_eq!(theirs.num_row_groups(), 1);
+    assert_eq!(ours.num_row_groups(), groups);
+    assert_eq!(theirs.num_row_groups(), groups);
     assert_eq!(ours.metadata().row_groups()[0].columns().len(), columns);
     assert_eq!(theirs.row_group(0).num_columns(), columns);
     assert_eq!(
@@ -76,7 +80,7 @@ fn open(bench: &mut Bench, name: &str, columns: usize) {
     drop((ours, theirs));
     bench.run(
         name,
-        columns,
+        columns * groups,
         file.len(),
         &mut || {
             drop(black_box(
