@@ -10,6 +10,7 @@
 use bytes::Bytes;
 use parquet_core::ByteArrayBatch;
 
+use crate::calendar;
 use crate::error::{Error, Result};
 use crate::proto::RowIndex;
 use crate::proto::column_encoding::Kind as EncodingKind;
@@ -40,6 +41,8 @@ enum Decoder {
     Boolean(Bools),
     Byte(Bytes8),
     Int(Ints),
+    /// Days of the hybrid Julian/Gregorian calendar, read as proleptic Gregorian days.
+    HybridDate(Ints),
     Float(Raw),
     Double(Raw),
     Direct {
@@ -58,6 +61,8 @@ enum Decoder {
         seconds: Ints,
         nanos: Ints,
         zone: Zone,
+        /// Whether the seconds count in the hybrid Julian/Gregorian calendar.
+        hybrid: bool,
         scratch: Vec<i64>,
     },
     Decimal {
@@ -310,6 +315,9 @@ impl ColumnDecoder {
         let decoder = match kind {
             Kind::Boolean => Decoder::Boolean(Bools::new(streams.require(id, StreamKind::Data))),
             Kind::Byte => Decoder::Byte(Bytes8::new(streams.require(id, StreamKind::Data))),
+            Kind::Date if streams.hybrid_calendar => {
+                Decoder::HybridDate(int(streams, StreamKind::Data, true))
+            }
             Kind::Short | Kind::Int | Kind::Long | Kind::Date => {
                 Decoder::Int(int(streams, StreamKind::Data, true))
             }
@@ -339,6 +347,7 @@ impl ColumnDecoder {
                     (Kind::Timestamp, Some(name)) => Zone::new(name)?,
                     _ => Zone::Utc,
                 },
+                hybrid: streams.hybrid_calendar,
                 scratch: Vec::new(),
             },
             Kind::Decimal => Decoder::Decimal {
@@ -519,6 +528,17 @@ impl ColumnDecoder {
                 }
                 spread(values, present, 0);
             }
+            Decoder::HybridDate(data) => {
+                let values = reuse_ints(out);
+                let got = fill(values, count, |out| data.decode(out))?;
+                if got < count {
+                    return Err(short("DATA", count, got));
+                }
+                for day in values.iter_mut() {
+                    *day = calendar::hybrid_day(*day);
+                }
+                spread(values, present, 0);
+            }
             Decoder::Float(data) => {
                 let values = match &mut out.data {
                     VectorData::Float(v) => v,
@@ -652,6 +672,7 @@ impl ColumnDecoder {
                 seconds,
                 nanos,
                 zone,
+                hybrid,
                 scratch,
             } => {
                 let (secs, ns) = match &mut out.data {
@@ -683,6 +704,9 @@ impl ColumnDecoder {
                         ))
                     })?;
                     let mut second = zone.wall_clock(*s);
+                    if *hybrid {
+                        second = calendar::hybrid_seconds(second);
+                    }
                     // Apache ORC's writers truncate toward zero before the epoch: a
                     // negative second with a fraction of a millisecond or more is one
                     // too late (C++ and Java readers compensate the same way). Arrow's
@@ -851,7 +875,7 @@ impl ColumnDecoder {
         match &mut self.kind {
             Decoder::Boolean(data) => data.seek(&mut p)?,
             Decoder::Byte(data) => data.seek(&mut p)?,
-            Decoder::Int(data) => data.seek(&mut p)?,
+            Decoder::Int(data) | Decoder::HybridDate(data) => data.seek(&mut p)?,
             Decoder::Float(data) | Decoder::Double(data) => data.seek(&mut p)?,
             Decoder::Direct { data, lengths, .. } => {
                 data.seek(&mut p)?;
@@ -916,12 +940,19 @@ impl ColumnDecoder {
 /// How the seconds of a timestamp column become a wall-clock time: ORC counts them from
 /// 2015-01-01 00:00:00 in the writer's time zone (the stripe footer's, UTC when it names
 /// none, and always UTC for `timestamp with local time zone`).
+///
+/// Before a zone's first transition (its local mean time, such as -7:52:58 for
+/// `America/Los_Angeles` before 1883), ORC Java and the C++ reader use the offset the
+/// zone takes at that transition (-8:00): so does this reader.
 enum Zone {
     Utc,
     Named {
         zone: jiff::tz::TimeZone,
         /// 2015-01-01 00:00:00 in the zone, in seconds from the epoch.
         base: i64,
+        /// The zone's first transition, in seconds from the epoch, and the offset it
+        /// takes then, in seconds; `None` for a zone without transitions.
+        first: Option<(i64, i64)>,
     },
 }
 
@@ -938,7 +969,11 @@ impl Zone {
             .map_err(|e| Error::unsupported(format!("writer time zone {name:?}: {e}")))?
             .timestamp()
             .as_second();
-        Ok(Self::Named { zone, base })
+        let first = zone
+            .following(jiff::Timestamp::MIN)
+            .next()
+            .map(|t| (t.timestamp().as_second(), i64::from(t.offset().seconds())));
+        Ok(Self::Named { zone, base, first })
     }
 
     /// The wall-clock seconds (as if in UTC) of a stored value: the instant it names
@@ -946,10 +981,13 @@ impl Zone {
     fn wall_clock(&self, stored: i64) -> i64 {
         match self {
             Self::Utc => stored.wrapping_add(TIMESTAMP_BASE),
-            Self::Named { zone, base } => {
+            Self::Named { zone, base, first } => {
                 let instant = stored.wrapping_add(*base);
-                let offset = jiff::Timestamp::from_second(instant)
-                    .map_or(0, |t| i64::from(zone.to_offset(t).seconds()));
+                let offset = match first {
+                    Some((at, offset)) if instant < *at => *offset,
+                    _ => jiff::Timestamp::from_second(instant)
+                        .map_or(0, |t| i64::from(zone.to_offset(t).seconds())),
+                };
                 instant.wrapping_add(offset)
             }
         }
@@ -1228,6 +1266,22 @@ fn read_dictionary(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn times_before_a_zones_first_transition_take_its_first_offset() {
+        let zone = Zone::new("America/Los_Angeles").unwrap();
+        let Zone::Named { base, first, .. } = &zone else {
+            panic!("a named zone");
+        };
+        // 1883-11-18 12:07:02 local mean time, when Los Angeles took -8:00.
+        assert_eq!(*first, Some((-2_717_640_000, -8 * 3600)));
+        // 1800-01-01 08:00:00 UTC is 00:00:00 at -8:00 (at -7:52:58 it would be 00:07:02).
+        let instant = -5_364_633_600;
+        assert_eq!(zone.wall_clock(instant - base), instant - 8 * 3600);
+        // After it, the zone's own rules: 2020-07-01 12:00:00 UTC, in summer time.
+        let summer = 1_593_604_800;
+        assert_eq!(zone.wall_clock(summer - base), summer - 7 * 3600);
+    }
     use super::*;
 
     #[test]

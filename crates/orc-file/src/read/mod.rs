@@ -289,6 +289,16 @@ impl<S: Source> OrcReader<S> {
         self.footer.writer
     }
 
+    /// The calendar the footer says the file's dates and timestamps count in
+    /// (`UnknownCalendar` when it names none); see [`crate::calendar`] for how each is
+    /// read.
+    pub fn calendar(&self) -> proto::CalendarKind {
+        self.footer
+            .calendar
+            .and_then(|c| proto::CalendarKind::try_from(c).ok())
+            .unwrap_or(proto::CalendarKind::UnknownCalendar)
+    }
+
     /// The codec of the file's chunks.
     pub fn compression(&self) -> OrcCompression {
         self.compression
@@ -698,6 +708,7 @@ impl<'a, S: Source> Batches<'a, S> {
                 &mut self.chunks,
                 &mut self.buffers,
             )?;
+            streams.hybrid_calendar = reader.calendar() == proto::CalendarKind::JulianGregorian;
             self.decoders = reader
                 .schema
                 .children()

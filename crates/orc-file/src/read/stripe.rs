@@ -115,6 +115,8 @@ pub(crate) struct StripeStreams {
     pub(crate) indexes: HashMap<u32, proto::RowIndex>,
     /// The writer's time zone.
     pub(crate) timezone: Option<String>,
+    /// Whether days and seconds count in the hybrid Julian/Gregorian calendar.
+    pub(crate) hybrid_calendar: bool,
 }
 
 impl StripeStreams {
@@ -173,6 +175,7 @@ impl StripeStreams {
             encodings: footer.encodings.clone(),
             indexes,
             timezone: footer.writer_timezone.clone(),
+            hybrid_calendar: false,
         })
     }
 

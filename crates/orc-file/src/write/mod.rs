@@ -499,7 +499,7 @@ impl<W: Sink> OrcWriter<W> {
             row_index_stride: Some(self.options.row_index_stride as u32),
             writer: None,
             encryption: None,
-            calendar: None,
+            calendar: Some(proto::CalendarKind::ProlepticGregorian as i32),
             software_version: None,
         };
         let mut footer_bytes = Vec::new();
