@@ -402,6 +402,63 @@ impl Schema {
             .collect()
     }
 
+    /// This schema with leaf columns retyped: each `(column, physical, logical)` gives a
+    /// column's index, its new physical type (not FIXED_LEN_BYTE_ARRAY) and its logical
+    /// type, whose twin becomes its converted type. Every other field is as it was.
+    ///
+    /// ```
+    /// use parquet_file::{LogicalType, PhysicalType, Schema, TimeUnit};
+    ///
+    /// let schema = Schema::parse("message m { optional int96 ts; required int32 id; }")?;
+    /// let micros = LogicalType::Timestamp { unit: TimeUnit::Micros, utc: false };
+    /// let retyped = schema.with_column_types([(0, PhysicalType::Int64, micros.clone())])?;
+    /// assert_eq!(retyped.column(0)?.physical_type, PhysicalType::Int64);
+    /// assert_eq!(retyped.column(0)?.logical_type, micros);
+    /// assert_eq!(retyped.column(1)?, schema.column(1)?);
+    /// # Ok::<(), parquet_file::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) for a column past the
+    /// schema's or a FIXED_LEN_BYTE_ARRAY type; [`ErrorKind::Schema`] for a logical type
+    /// that does not fit its physical type.
+    pub fn with_column_types(
+        &self,
+        types: impl IntoIterator<Item = (usize, PhysicalType, LogicalType)>,
+    ) -> Result<Self> {
+        let mut elements = self.to_elements();
+        for (column, physical, logical) in types {
+            if physical == PhysicalType::FixedLenByteArray {
+                return Err(Error::input(
+                    "a column retyped to FIXED_LEN_BYTE_ARRAY, which needs a length",
+                ));
+            }
+            let node = self.columns.get(column).map(|c| c.node).ok_or_else(|| {
+                Error::input(format!(
+                    "column {column} of a schema of {}",
+                    self.columns.len()
+                ))
+            })?;
+            if let Some(element) = elements.get_mut(node) {
+                element.type_ = Some(thrift_type(physical));
+                element.type_length = None;
+                element.converted_type = logical.converted_type().map(ConvertedType::to_thrift);
+                element.logical_type = logical.to_thrift();
+                element.scale = None;
+                element.precision = None;
+                if let LogicalType::Decimal { scale, precision } = logical {
+                    (element.scale, element.precision) = (Some(scale), Some(precision));
+                }
+            }
+        }
+        // The same tree: only limits it already met apply.
+        let limits = Limits::default()
+            .with_max_schema_elements(elements.len().max(1))
+            .with_max_schema_depth(usize::MAX);
+        Self::try_from_elements(&elements, &limits)
+    }
+
     /// The root node.
     pub fn root(&self) -> &Node {
         // The schema always has its root: `try_from_elements` refuses an empty list.
