@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use orc_file::{OrcWriter, ReadOptions, TypeDescription};
-use parquet_file::{ErrorKind, Field, FileWriter, Projection, Row, RowIter, Schema};
+use parquet_file::{ErrorKind, Field, FileWriter, Projection, Row, RowIter, Schema, TimeUnit};
 
 use crate::commands::Printer;
 use crate::contract::Rows;
@@ -27,6 +27,7 @@ use crate::orc_convert::{
 };
 use crate::output::{self, Output, Writer};
 use crate::progress::Progress;
+use crate::timestamps;
 use crate::write_args::{WriteArgs, positive};
 use crate::{Failure, FileFormat, Format, KeyArgs, Opened, csv};
 
@@ -554,6 +555,54 @@ fn open_sink(
     })
 }
 
+/// The schema of the output in format `to` of rows of `schema` from `input`, how rows
+/// are carried to it, and the unit its timestamps are written in (when they change).
+fn output_schema(
+    args: &ConvertArgs,
+    input: &str,
+    schema: &RowSchema,
+    to: Option<FileFormat>,
+) -> Result<(RowSchema, Carry, Option<TimeUnit>), Failure> {
+    let mapping = |e: String| Failure::File(format!("{input}: {e}"));
+    if args.union_as_struct
+        && !(matches!(schema, RowSchema::Orc(_)) && to == Some(FileFormat::Parquet))
+    {
+        return Err(Failure::Usage(
+            "--union-as-struct is for ORC rows written to Parquet".into(),
+        ));
+    }
+    let (output_schema, carry) = match (to, schema) {
+        (Some(FileFormat::Parquet), RowSchema::Orc(t)) => (
+            RowSchema::Parquet(Arc::new(
+                parquet_schema_of(t, args.union_as_struct).map_err(mapping)?,
+            )),
+            Carry::ToParquet(t.clone()),
+        ),
+        (Some(FileFormat::Orc), RowSchema::Parquet(schema)) => {
+            let t = orc_type_of(&Rows::new(schema), args.orc.version()).map_err(mapping)?;
+            (RowSchema::Orc(t.clone()), Carry::ToOrc(t))
+        }
+        (_, RowSchema::Parquet(schema)) => (RowSchema::Parquet(Arc::clone(schema)), Carry::Same),
+        (_, RowSchema::Orc(t)) => (RowSchema::Orc(t.clone()), Carry::Same),
+    };
+    // Timestamps in the unit asked for, or ORC's in microseconds (see `timestamps`).
+    let unit = match (to, &output_schema) {
+        (Some(FileFormat::Parquet), RowSchema::Parquet(_)) => args
+            .write
+            .timestamp_unit()
+            .or(matches!(schema, RowSchema::Orc(_)).then_some(TimeUnit::Micros)),
+        _ => None,
+    };
+    Ok(match (output_schema, unit) {
+        (RowSchema::Parquet(parquet), Some(unit)) => (
+            RowSchema::Parquet(Arc::new(timestamps::schema(&parquet, unit)?)),
+            carry,
+            Some(unit),
+        ),
+        (output_schema, unit) => (output_schema, carry, unit),
+    })
+}
+
 impl Job<'_> {
     /// Moves the rows of `source` (of `schema`, `total` of them when known) to the
     /// output (or prints the schema).
@@ -570,31 +619,7 @@ impl Job<'_> {
             to,
             output,
         } = self;
-        let mapping = |e: String| Failure::File(format!("{input}: {e}"));
-        if args.union_as_struct
-            && !(matches!(schema, RowSchema::Orc(_)) && to == Some(FileFormat::Parquet))
-        {
-            return Err(Failure::Usage(
-                "--union-as-struct is for ORC rows written to Parquet".into(),
-            ));
-        }
-        // The schema of the output, and how rows are carried to it.
-        let (output_schema, carry) = match (to, schema) {
-            (Some(FileFormat::Parquet), RowSchema::Orc(t)) => (
-                RowSchema::Parquet(Arc::new(
-                    parquet_schema_of(t, args.union_as_struct).map_err(mapping)?,
-                )),
-                Carry::ToParquet(t.clone()),
-            ),
-            (Some(FileFormat::Orc), RowSchema::Parquet(schema)) => {
-                let t = orc_type_of(&Rows::new(schema), args.orc.version()).map_err(mapping)?;
-                (RowSchema::Orc(t.clone()), Carry::ToOrc(t))
-            }
-            (_, RowSchema::Parquet(schema)) => {
-                (RowSchema::Parquet(Arc::clone(schema)), Carry::Same)
-            }
-            (_, RowSchema::Orc(t)) => (RowSchema::Orc(t.clone()), Carry::Same),
-        };
+        let (output_schema, carry, unit) = output_schema(args, input, schema, to)?;
         let (Some((output, writer)), Some(to)) = (output, to) else {
             match &output_schema {
                 RowSchema::Parquet(schema) => write!(out, "{schema}")?,
@@ -618,6 +643,10 @@ impl Job<'_> {
                 Carry::Same => row,
                 Carry::ToOrc(t) => row_to_orc(row, t).map_err(bad_row)?,
                 Carry::ToParquet(t) => row_to_parquet(row, t).map_err(bad_row)?,
+            };
+            let row = match unit {
+                Some(unit) => timestamps::row(row, unit).map_err(bad_row)?,
+                None => row,
             };
             match &mut sink {
                 Sink::Parquet(writer) => writer.write_row(&row).map_err(|e| {

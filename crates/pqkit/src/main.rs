@@ -27,6 +27,7 @@ mod progress;
 mod rewrite;
 mod signals;
 mod size;
+mod timestamps;
 mod write_args;
 
 use std::io::Write as _;

@@ -108,6 +108,17 @@ fn writer_name(writer: u32) -> &'static str {
     }
 }
 
+/// How `meta` names a calendar (and how dates and timestamps are read in it).
+fn calendar_name(calendar: proto::CalendarKind) -> &'static str {
+    match calendar {
+        proto::CalendarKind::UnknownCalendar => "not recorded (read as proleptic Gregorian)",
+        proto::CalendarKind::JulianGregorian => {
+            "hybrid Julian/Gregorian (dates before 1582-10-15 read as the Julian dates they name)"
+        }
+        proto::CalendarKind::ProlepticGregorian => "proleptic Gregorian",
+    }
+}
+
 /// The fix a writer version stands for (Apache ORC's `WriterVersion`).
 fn writer_version_name(version: u32) -> &'static str {
     match version {
@@ -181,6 +192,7 @@ pub(crate) fn meta(reader: &OrcFile, json: bool, out: &mut impl Write) -> Result
     )?;
     writeln!(out, "rows: {}", reader.num_rows())?;
     writeln!(out, "row index stride: {}", reader.row_index_stride())?;
+    writeln!(out, "calendar: {}", calendar_name(reader.calendar()))?;
     writeln!(out, "schema: {schema}")?;
     let metadata: Vec<_> = reader.user_metadata().collect();
     if !metadata.is_empty() {
@@ -263,14 +275,15 @@ fn meta_json(
     let mut s = String::new();
     let _ = write!(
         s,
-        "{{\"format\":\"ORC\",\"version\":\"{}\",\"writer\":{},\"writer_version\":{},\"compression\":\"{}\",\"compression_block_size\":{},\"num_rows\":{},\"row_index_stride\":{},\"schema\":",
+        "{{\"format\":\"ORC\",\"version\":\"{}\",\"writer\":{},\"writer_version\":{},\"compression\":\"{}\",\"compression_block_size\":{},\"num_rows\":{},\"row_index_stride\":{},\"calendar\":\"{}\",\"schema\":",
         reader.version(),
         opt(reader.writer()),
         reader.writer_version(),
         reader.compression(),
         reader.compression_block_size(),
         reader.num_rows(),
-        reader.row_index_stride()
+        reader.row_index_stride(),
+        reader.calendar().as_str_name()
     );
     string(&schema.to_string(), &mut s);
     s.push_str(",\"columns\":[");

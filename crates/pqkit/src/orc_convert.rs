@@ -13,8 +13,8 @@
 //! | string, varchar(n), char(n) | BYTE_ARRAY (STRING) |
 //! | binary | BYTE_ARRAY |
 //! | date | INT32 (DATE) |
-//! | timestamp | INT64 (TIMESTAMP(NANOS,false)) |
-//! | timestamp with local time zone | INT64 (TIMESTAMP(NANOS,true)) |
+//! | timestamp | INT64 (TIMESTAMP(MICROS,false)), or the unit `--timestamp-unit` gives |
+//! | timestamp with local time zone | INT64 (TIMESTAMP(MICROS,true)), or as above |
 //! | decimal(p,s) | FIXED_LEN_BYTE_ARRAY of the fewest bytes for p digits (DECIMAL(p,s)) |
 //! | decimal (ORC v0, without precision and scale) | as decimal(38,6), Arrow's reading |
 //! | array, map, struct | LIST, MAP (required keys), group; every field optional |

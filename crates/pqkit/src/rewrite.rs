@@ -14,6 +14,7 @@ use parquet_file::{ColumnBatch, FileWriter};
 use crate::input::{self, Input, is_dash};
 use crate::output::{self, Output};
 use crate::progress::Progress;
+use crate::timestamps::{self, Converter};
 use crate::write_args::WriteArgs;
 use crate::{Failure, FileFormat, KeyArgs};
 
@@ -64,7 +65,12 @@ pub(crate) fn rewrite(args: &RewriteArgs, limit: u64) -> Result<(), Failure> {
     // The output is checked, and opened, before the input is read.
     let (output, sink) = Output::create(&args.output, FileFormat::Parquet, None)?;
     let reader = crate::open_parquet(input, &args.keys, limit).map_err(|f| f.in_context(&name))?;
-    let schema = Arc::clone(reader.schema());
+    let read_schema = reader.schema();
+    let schema = match args.write.timestamp_unit() {
+        Some(unit) => Arc::new(timestamps::schema(read_schema, unit)?),
+        None => Arc::clone(read_schema),
+    };
+    let converters = Converter::of(read_schema, &schema);
     let mut options = args.write.options(&schema)?;
     for kv in reader.metadata().key_value_metadata() {
         options = options.with_key_value(kv.key.clone(), kv.value.clone());
@@ -86,7 +92,21 @@ pub(crate) fn rewrite(args: &RewriteArgs, limit: u64) -> Result<(), Failure> {
             if records == 0 {
                 break;
             }
-            writer.write_batches(&batches).map_err(writing)?;
+            // Timestamp columns in the unit asked for, swapped in for the write.
+            let mut read = Vec::new();
+            for (c, converter) in converters.iter().enumerate() {
+                if let (Some(converter), Some(batch)) = (converter, batches.get_mut(c)) {
+                    let converted = converter.convert(batch).map_err(|f| f.in_context(&name))?;
+                    read.push((c, std::mem::replace(batch, converted)));
+                }
+            }
+            let written = writer.write_batches(&batches).map_err(writing);
+            for (c, batch) in read {
+                if let Some(slot) = batches.get_mut(c) {
+                    *slot = batch;
+                }
+            }
+            written?;
             done += records as u64;
             progress.update(done);
         }

@@ -6,11 +6,12 @@ use clap::{Args, ValueEnum};
 use parquet_file::Compression;
 use parquet_file::{
     Algorithm, BloomFilterOptions, Codec, ColumnOptions, ColumnPath, Encoding, EncryptionOptions,
-    PageVersion, PhysicalType, Schema, StatisticsLevel, WriterOptions,
+    PageVersion, PhysicalType, Schema, StatisticsLevel, TimeUnit, WriterOptions,
 };
 
 use crate::Failure;
 use crate::filter::resolve;
+use crate::timestamps::Unit;
 
 /// How a Parquet file is written, its column chunks encoded on every core. Unset flags
 /// leave the writer's defaults: SNAPPY,
@@ -61,6 +62,12 @@ pub(crate) struct WriteArgs {
     /// Writes no page checksums.
     #[arg(long)]
     no_crc: bool,
+    /// Every timestamp in this unit: TIMESTAMP of any unit and INT96 become INT64
+    /// TIMESTAMP (a value with digits below the unit is an error). Without it each keeps
+    /// its unit, but for ORC's nanoseconds, written in `us` (what Spark reads; it refuses
+    /// `ns`).
+    #[arg(long, value_enum, value_name = "ms|us|ns")]
+    timestamp_unit: Option<Unit>,
     #[command(flatten)]
     encrypt: EncryptArgs,
 }
@@ -249,10 +256,16 @@ impl WriteArgs {
             (self.statistics.is_some(), "--statistics"),
             (self.no_page_index, "--no-page-index"),
             (self.no_crc, "--no-crc"),
+            (self.timestamp_unit.is_some(), "--timestamp-unit"),
             (e.encrypt_footer_key.is_some(), "--encrypt-footer-key"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    /// The unit of every timestamp written, when `--timestamp-unit` gives one.
+    pub(crate) fn timestamp_unit(&self) -> Option<TimeUnit> {
+        self.timestamp_unit.map(TimeUnit::from)
     }
 
     /// The writer's options for files of `schema`.

@@ -866,3 +866,40 @@ fn convert_names_what_is_wrong() {
     assert!(!Path::new(&out).exists());
     assert!(!Path::new(&jsonl).exists());
 }
+
+#[test]
+fn rewrite_writes_every_timestamp_in_the_unit_asked_for() {
+    let dir = TempDir::new("rewrite-timestamps");
+    let file = testdata("example.parquet");
+    let file = file.to_str().unwrap();
+    let rows = cat(file, &[]);
+    let out = dir.path("out.parquet");
+    ok(&["rewrite", file, &out, "--timestamp-unit", "ns"]);
+    assert!(ok(&["schema", &out]).contains("optional int64 created (TIMESTAMP(NANOS,true));"));
+    // The same instants, shown to the nanosecond.
+    assert_eq!(
+        cat(&out, &[]),
+        rows.replace("Z\",\"tags\"", "000Z\",\"tags\"")
+    );
+    ok(&["rewrite", &out, &out, "--timestamp-unit", "us"]);
+    assert_eq!(cat(&out, &[]), rows);
+    // INT96 and every unit at once; a value with digits below the unit is refused.
+    let all = all_types_file(&dir);
+    let output = pqkit(&["rewrite", &all, &out, "--timestamp-unit", "us"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "pqkit: {all}: column tsns: timestamp \"2262-04-11T23:47:16.854775807\" has digits \
+             below microseconds; give --timestamp-unit ns to keep them\n"
+        )
+    );
+    // And INT96 past 64-bit nanoseconds too.
+    let output = pqkit(&["rewrite", &all, &out, "--timestamp-unit", "ns"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("column legacy: timestamp \"+290000-12-30T23:00:00.000000000\" is past 64 bits in nanoseconds"),
+        "{}",
+        stderr(&output)
+    );
+}

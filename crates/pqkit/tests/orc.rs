@@ -667,7 +667,19 @@ fn convert_parquet_to_orc_and_back_keeps_rows_and_schema() {
             ok(&["verify", &orc]).starts_with("ok: 3 rows, "),
             "{settings:?}"
         );
-        ok(&["convert", &orc, &back]);
+        // Nanoseconds kept only when asked for: by default they go to microseconds,
+        // and a value with digits below them is refused, not rounded.
+        let output = pqkit(&["convert", &orc, &back]);
+        assert_eq!(output.status.code(), Some(1));
+        assert!(
+            stderr(&output).contains(
+                "row 0: field ts: timestamp \"2024-01-01T12:34:56.123456789\" has digits below \
+                 microseconds; give --timestamp-unit ns to keep them"
+            ),
+            "{}",
+            stderr(&output)
+        );
+        ok(&["convert", &orc, &back, "--timestamp-unit", "ns"]);
         assert_eq!(cat(&back, &[]), orc_rows, "{settings:?}");
         if !v11 {
             assert_eq!(ok(&["schema", &back]), PARQUET_SCHEMA);
@@ -682,16 +694,19 @@ fn convert_parquet_to_orc_and_back_keeps_rows_and_schema() {
     ] {
         assert!(meta.contains(line), "{line:?} in {meta}");
     }
-    // testdata's example: its MICROS timestamps become nanoseconds.
+    // testdata's example: its MICROS timestamps become ORC's nanoseconds, and go back to
+    // Parquet in microseconds (by default, and as asked).
     let example = testdata("example.parquet");
     let example = example.to_str().unwrap();
     ok(&["convert", example, &orc]);
-    let expected = std::fs::read_to_string(testdata("example.jsonl"))
-        .unwrap()
-        .replace("Z\",\"tags\"", "000Z\",\"tags\"");
-    assert_eq!(cat(&orc, &[]), expected);
+    let original = std::fs::read_to_string(testdata("example.jsonl")).unwrap();
+    let in_nanos = original.replace("Z\",\"tags\"", "000Z\",\"tags\"");
+    assert_eq!(cat(&orc, &[]), in_nanos);
     ok(&["convert", &orc, &back]);
-    assert_eq!(cat(&back, &[]), expected);
+    assert_eq!(cat(&back, &[]), original);
+    assert!(ok(&["schema", &back]).contains("(TIMESTAMP(MICROS,true))"));
+    ok(&["convert", &orc, &back, "--timestamp-unit", "ms"]);
+    assert!(ok(&["schema", &back]).contains("(TIMESTAMP(MILLIS,true))"));
 }
 
 #[test]
@@ -875,7 +890,14 @@ fn convert_writes_a_union_to_parquet_only_as_a_struct() {
             "pqkit: {file}: field u: uniontype<int,string> has no Parquet type; give --union-as-struct to write it as a group of `tag` and `_union_0`, `_union_1`, …\n"
         )
     );
-    ok(&["convert", &file, &parquet, "--union-as-struct"]);
+    ok(&[
+        "convert",
+        &file,
+        &parquet,
+        "--union-as-struct",
+        "--timestamp-unit",
+        "ns",
+    ]);
     let schema = ok(&["schema", &parquet]);
     assert!(
         schema.ends_with(
