@@ -42,6 +42,17 @@ pub enum Error {
         /// What is wrong.
         what: String,
     },
+    /// A file that asks for more than a limit allows: more bytes of strings in one batch
+    /// than a batch holds, a metadata section larger than the limit.
+    #[error("{what} exceeds the limit: {requested} > {limit}")]
+    LimitExceeded {
+        /// What the limit bounds.
+        what: &'static str,
+        /// What the file asks for.
+        requested: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// Reading or writing the underlying file failed.
     #[error("I/O error: {0}")]
     Io(#[from] io::Error),

@@ -85,7 +85,8 @@ mod write;
 
 pub use error::{Error, Result};
 pub use read::{
-    Batches, FileVersion, OrcReader, ReadOptions, Rows, StreamInfo, StripeFooter, StripeInfo,
+    Batches, FileVersion, MAX_BATCH_BYTES, OrcReader, ReadOptions, Rows, StreamInfo, StripeFooter,
+    StripeInfo,
 };
 pub use schema::{Kind, TypeDescription};
 pub use statistics::{ColumnStatistics, TypedStatistics};

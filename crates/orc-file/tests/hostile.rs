@@ -181,3 +181,95 @@ fn a_dictionary_larger_than_its_bytes_is_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn a_batch_of_one_long_entry_repeated_is_refused_before_it_is_allocated() {
+    // One 100 KiB dictionary entry under 3,000 rows: 300 MB in a batch of them all.
+    let value = "x".repeat(100 << 10);
+    let rows: Vec<Row> = (0..3000)
+        .map(|_| Row::new(vec![("s".into(), Field::Str(value.clone()))]))
+        .collect();
+    let bytes = Bytes::from(file("struct<s:string>", &rows));
+    let reader = OrcReader::open(bytes).unwrap();
+    let encoding = reader.stripe_footer(0).unwrap().encodings[1].kind;
+    assert_eq!(
+        encoding,
+        Some(proto::column_encoding::Kind::DictionaryV2 as i32),
+        "the writer chose a dictionary"
+    );
+    let all = ReadOptions::default().with_batch_size(3000);
+    let error = reader
+        .batches(all.clone())
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            orc_file::Error::LimitExceeded {
+                requested: 307_200_000,
+                limit: 268_435_456,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    // A smaller batch reads them; so does a larger limit.
+    let batches = reader.batches(ReadOptions::default()).unwrap();
+    assert_eq!(batches.map(|b| b.unwrap().num_rows).sum::<usize>(), 3000);
+    let larger = all.with_max_batch_bytes(400 << 20);
+    assert_eq!(
+        reader
+            .batches(larger)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .num_rows,
+        3000
+    );
+}
+
+#[test]
+fn stripes_that_overlap_are_refused() {
+    let rows: Vec<Row> = (0..10)
+        .map(|i| Row::new(vec![("i".into(), Field::Int(i))]))
+        .collect();
+    let bytes = file("struct<i:int>", &rows);
+    // The one stripe listed a million times: the same bytes read again and again.
+    let copies = rewrite(&bytes, |_, footer| {
+        let stripe = footer.stripes[0].clone();
+        footer.stripes = vec![stripe; 1_000_000];
+        footer.number_of_rows = Some(10_000_000);
+    });
+    let Err(error) = OrcReader::open(Bytes::from(copies)) else {
+        panic!("a file of overlapping stripes opened");
+    };
+    let error = error.to_string();
+    assert!(
+        error.contains("stripe 1 at 3 starts before the end of the stripe before it"),
+        "{error}"
+    );
+}
+
+#[test]
+fn strings_that_are_not_utf8_are_errors_not_replaced() {
+    // Distinct values: the writer stores them directly, one run of bytes.
+    let rows: Vec<Row> = (0..5)
+        .map(|i| Row::new(vec![("s".into(), Field::Str(format!("value {i}")))]))
+        .collect();
+    let mut bytes = file("struct<s:string>", &rows);
+    let (offset, _) = stream(&bytes, 1, StreamKind::Data);
+    bytes[offset] = 0xFF;
+    let reader = OrcReader::open(Bytes::from(bytes)).unwrap();
+    let error = reader
+        .rows(ReadOptions::default())
+        .unwrap()
+        .find_map(Result::err)
+        .expect("an error");
+    assert_eq!(
+        error.to_string(),
+        "malformed ORC file: column 1: a string that is not UTF-8 (at byte 0)"
+    );
+}

@@ -56,6 +56,8 @@ enum Decoder {
         entries: ByteArrayBatch,
         ids: Ints,
         scratch: Vec<i64>,
+        /// The most bytes a batch of the column may hold.
+        max_bytes: usize,
     },
     Timestamp {
         seconds: Ints,
@@ -332,6 +334,7 @@ impl ColumnDecoder {
                     entries,
                     ids: int(streams, StreamKind::Data, false),
                     scratch: Vec::new(),
+                    max_bytes: streams.max_batch_bytes,
                 }
             }
             Kind::String | Kind::Varchar | Kind::Char | Kind::Binary => Decoder::Direct {
@@ -620,6 +623,7 @@ impl ColumnDecoder {
                 entries,
                 ids,
                 scratch,
+                max_bytes,
             } => {
                 let got = fill(scratch, count, |out| ids.decode(out))?;
                 if got < count {
@@ -639,7 +643,14 @@ impl ColumnDecoder {
                                 "column {column}: dictionary id {id} is past the {bound} entries"
                             ))
                         })?;
-                    total += entry.len();
+                    total = total.saturating_add(entry.len());
+                }
+                if total > *max_bytes {
+                    return Err(Error::LimitExceeded {
+                        what: "bytes of strings or binaries in one batch of a column",
+                        requested: total as u64,
+                        limit: *max_bytes as u64,
+                    });
                 }
                 let values = reuse_bytes(out);
                 values.reserve(n, total);

@@ -78,7 +78,11 @@ pub struct ReadOptions {
     projection: Option<Vec<String>>,
     batch_size: usize,
     predicate: Option<Predicate>,
+    max_batch_bytes: usize,
 }
+
+/// The default of [`ReadOptions::with_max_batch_bytes`]: 256 MiB.
+pub const MAX_BATCH_BYTES: usize = 256 << 20;
 
 impl Default for ReadOptions {
     fn default() -> Self {
@@ -86,6 +90,7 @@ impl Default for ReadOptions {
             projection: None,
             batch_size: 1024,
             predicate: None,
+            max_batch_bytes: MAX_BATCH_BYTES,
         }
     }
 }
@@ -101,6 +106,16 @@ impl ReadOptions {
         T: Into<String>,
     {
         self.projection = Some(columns.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The most bytes of strings or binaries one column's batch may hold (default
+    /// [`MAX_BATCH_BYTES`]): a batch of dictionary-encoded values that would hold more
+    /// (a long entry that many rows repeat) is [`Error::LimitExceeded`] before anything
+    /// is allocated for it; a smaller batch size reads such rows.
+    #[must_use]
+    pub fn with_max_batch_bytes(mut self, bytes: usize) -> Self {
+        self.max_batch_bytes = bytes;
         self
     }
 
@@ -473,9 +488,12 @@ impl<S: Source> OrcReader<S> {
     }
 }
 
-/// The stripes of a footer, each checked to lie before the metadata at `data_end`.
+/// The stripes of a footer, each checked to lie before the metadata at `data_end` and
+/// after the one before it (stripes that overlap, or come out of order, would be read
+/// again and again: a million of them at the same bytes, say).
 fn stripe_infos(footer: &proto::Footer, data_end: u64) -> Result<Vec<StripeInfo>> {
-    let mut stripes = Vec::with_capacity(footer.stripes.len());
+    let mut stripes: Vec<StripeInfo> = Vec::with_capacity(footer.stripes.len());
+    let mut previous_end = 0;
     for (i, s) in footer.stripes.iter().enumerate() {
         let info = StripeInfo {
             offset: s.offset.unwrap_or(0),
@@ -496,6 +514,14 @@ fn stripe_infos(footer: &proto::Footer, data_end: u64) -> Result<Vec<StripeInfo>
                 info.offset, info.index_length, info.data_length, info.footer_length
             )));
         }
+        if info.offset < previous_end {
+            return Err(Error::format(format!(
+                "stripe {i} at {} starts before the end of the stripe before it, at \
+                 {previous_end}: stripes overlap or are out of order",
+                info.offset
+            )));
+        }
+        previous_end = end.unwrap_or(data_end);
         stripes.push(info);
     }
     Ok(stripes)
@@ -569,6 +595,7 @@ pub struct Batches<'a, S> {
     index_columns: Vec<bool>,
     schema: TypeDescription,
     batch_size: usize,
+    max_batch_bytes: usize,
     predicate: Option<Predicate>,
     stripe_statistics: Vec<proto::StripeStatistics>,
     next_stripe: usize,
@@ -605,6 +632,7 @@ impl<'a, S: Source> Batches<'a, S> {
             index_columns,
             schema,
             batch_size: options.batch_size,
+            max_batch_bytes: options.max_batch_bytes,
             predicate: options.predicate,
             stripe_statistics,
             next_stripe: 0,
@@ -680,7 +708,15 @@ impl<'a, S: Source> Batches<'a, S> {
             }
             if let Some(predicate) = &self.predicate {
                 let stats = self.stripe_statistics.get(index).map(|s| &s.col_stats);
-                let judge = |id: u32| stats.and_then(|s| s.get(id as usize)).cloned();
+                let hybrid = reader.calendar() == proto::CalendarKind::JulianGregorian;
+                let judge = |id: u32| {
+                    let s = stats.and_then(|s| s.get(id as usize)).cloned();
+                    if hybrid {
+                        s.map(filter::in_proleptic_dates)
+                    } else {
+                        s
+                    }
+                };
                 if !filter::might_match(predicate, &reader.schema, &judge, info.num_rows) {
                     continue;
                 }
@@ -709,6 +745,7 @@ impl<'a, S: Source> Batches<'a, S> {
                 &mut self.buffers,
             )?;
             streams.hybrid_calendar = reader.calendar() == proto::CalendarKind::JulianGregorian;
+            streams.max_batch_bytes = self.max_batch_bytes;
             self.decoders = reader
                 .schema
                 .children()
@@ -768,11 +805,17 @@ impl<'a, S: Source> Batches<'a, S> {
         (0..count)
             .map(|group| {
                 let group_rows = stride.min(rows - group as u64 * stride);
+                let hybrid = self.reader.calendar() == proto::CalendarKind::JulianGregorian;
                 let judge = |id: u32| {
-                    indexes
+                    let s = indexes
                         .get(&id)
                         .and_then(|index| index.entry.get(group))
-                        .and_then(|entry| entry.statistics.clone())
+                        .and_then(|entry| entry.statistics.clone());
+                    if hybrid {
+                        s.map(filter::in_proleptic_dates)
+                    } else {
+                        s
+                    }
                 };
                 filter::might_match(predicate, &self.reader.schema, &judge, group_rows)
             })

@@ -117,6 +117,8 @@ pub(crate) struct StripeStreams {
     pub(crate) timezone: Option<String>,
     /// Whether days and seconds count in the hybrid Julian/Gregorian calendar.
     pub(crate) hybrid_calendar: bool,
+    /// The most bytes of strings one column's batch may hold.
+    pub(crate) max_batch_bytes: usize,
 }
 
 impl StripeStreams {
@@ -176,6 +178,7 @@ impl StripeStreams {
             indexes,
             timezone: footer.writer_timezone.clone(),
             hybrid_calendar: false,
+            max_batch_bytes: super::MAX_BATCH_BYTES,
         })
     }
 
