@@ -75,7 +75,15 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
         (VectorData::Double(v), Kind::Double) => Field::Double(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Bytes(v), Kind::String | Kind::Varchar | Kind::Char) => {
             let bytes = v.get(i).ok_or_else(out_of_range)?;
-            Field::Str(String::from_utf8_lossy(bytes).into_owned())
+            let text = std::str::from_utf8(bytes).map_err(|e| {
+                Error::format(format!(
+                    "column {}: a {} that is not UTF-8 (at byte {})",
+                    t.id(),
+                    t.kind().name(),
+                    e.valid_up_to()
+                ))
+            })?;
+            Field::Str(text.to_owned())
         }
         (VectorData::Bytes(v), Kind::Binary) => {
             Field::Bytes(v.get(i).ok_or_else(out_of_range)?.to_vec())

@@ -49,6 +49,17 @@ pub(crate) fn columns(schema: &TypeDescription, predicate: &Predicate) -> Vec<u3
     ids
 }
 
+/// The statistics of a file whose dates count in the hybrid Julian/Gregorian calendar
+/// (see [`crate::calendar`]) with their dates as the proleptic ones they name.
+pub(crate) fn in_proleptic_dates(mut s: proto::ColumnStatistics) -> proto::ColumnStatistics {
+    if let Some(d) = &mut s.date_statistics {
+        let day = |v: i32| i32::try_from(crate::calendar::hybrid_day(i64::from(v))).unwrap_or(v);
+        d.minimum = d.minimum.map(day);
+        d.maximum = d.maximum.map(day);
+    }
+    s
+}
+
 /// Whether a part of the file whose statistics are `stats` (by column id) might hold a
 /// row matching `predicate`; `rows` is the part's row count.
 pub(crate) fn might_match(
@@ -113,7 +124,46 @@ fn compare_might_hold(
     if min.is_none() && max.is_none() {
         return true;
     }
+    // Statistics that cannot be true (a minimum above the maximum) judge nothing.
+    if let (Some(min), Some(max)) = (&min, &max)
+        && above(min, max)
+    {
+        return true;
+    }
     range_might_hold(min.as_ref(), max.as_ref(), op, literal)
+}
+
+/// Whether `a` is above `b`, two bounds of one column's statistics (`false` for values
+/// this cannot order).
+fn above(a: &Field, b: &Field) -> bool {
+    match (a, b) {
+        (Field::Int(a), Field::Int(b)) => a > b,
+        (Field::Double(a), Field::Double(b)) => a > b,
+        (Field::Str(a), Field::Str(b)) => a > b,
+        (Field::Date(a), Field::Date(b)) => a > b,
+        (Field::Bool(a), Field::Bool(b)) => a > b,
+        (
+            Field::Decimal {
+                unscaled: a,
+                scale: sa,
+            },
+            Field::Decimal {
+                unscaled: b,
+                scale: sb,
+            },
+        ) => {
+            // Both at the larger scale, when that fits.
+            let at = |v: i128, from: u32, to: u32| {
+                10i128.checked_pow(to - from).and_then(|f| v.checked_mul(f))
+            };
+            let scale = (*sa).max(*sb);
+            match (at(*a, *sa, scale), at(*b, *sb, scale)) {
+                (Some(a), Some(b)) => a > b,
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// The least and greatest values the statistics record, as fields.
@@ -219,6 +269,69 @@ mod tests {
         assert!(judge(Predicate::compare("name", Op::Eq, "x")));
         assert!(judge(Predicate::compare(ColumnPath::new(["l"]), Op::Eq, 1)));
         assert!(judge(Predicate::compare("id", Op::Eq, 25).negate()));
+    }
+
+    #[test]
+    fn statistics_that_cannot_be_true_rule_nothing_out() {
+        let schema = TypeDescription::parse("struct<id:bigint,d:decimal(9,2)>").unwrap();
+        // A minimum above the maximum: no value can lie between them, yet rows exist.
+        let stats = |id: u32| match id {
+            1 => Some(int_stats(20, 10, 100, false)),
+            2 => Some(proto::ColumnStatistics {
+                number_of_values: Some(100),
+                decimal_statistics: Some(proto::DecimalStatistics {
+                    minimum: Some("3.5".into()),
+                    maximum: Some("-1.25".into()),
+                    sum: None,
+                }),
+                ..Default::default()
+            }),
+            _ => None,
+        };
+        let judge = |p: Predicate| might_match(&p, &schema, &stats, 100);
+        for value in [5, 15, 25] {
+            assert!(judge(Predicate::compare("id", Op::Eq, value)), "{value}");
+        }
+        assert!(judge(Predicate::compare("d", Op::Gt, 100)));
+        assert!(above(
+            &Field::Decimal {
+                unscaled: 350,
+                scale: 2
+            },
+            &Field::Decimal {
+                unscaled: -125,
+                scale: 2
+            }
+        ));
+        assert!(!above(
+            &Field::Decimal {
+                unscaled: 35,
+                scale: 1
+            },
+            &Field::Decimal {
+                unscaled: 350,
+                scale: 2
+            }
+        ));
+    }
+
+    #[test]
+    fn hybrid_dates_in_statistics_are_the_dates_they_name() {
+        // A day before the cutover moves to the date it names; one after stays.
+        let stats = proto::ColumnStatistics {
+            date_statistics: Some(proto::DateStatistics {
+                minimum: Some(-200_000),
+                maximum: Some(0),
+            }),
+            ..Default::default()
+        };
+        let rebased = in_proleptic_dates(stats).date_statistics.unwrap();
+        assert_eq!(
+            rebased.minimum,
+            Some(i32::try_from(crate::calendar::hybrid_day(-200_000)).unwrap())
+        );
+        assert_ne!(rebased.minimum, Some(-200_000));
+        assert_eq!(rebased.maximum, Some(0));
     }
 
     #[test]
