@@ -243,7 +243,13 @@ pub struct ChunkDecoder {
     compression: OrcCompression,
     block_size: usize,
     decompressor: Decompressor,
+    max_output: usize,
 }
+
+/// The largest compression block size a reader accepts: 64 MiB. Apache ORC's writers
+/// default to 64 KiB (C++) and 256 KiB (Java); a postscript asking for more is more
+/// likely a trap, one chunk inflating to its size for a handful of rows, than a file.
+pub const MAX_BLOCK_SIZE: usize = 64 << 20;
 
 impl ChunkDecoder {
     /// A decoder for `kind` with the postscript's `compressionBlockSize`, the most any
@@ -256,6 +262,13 @@ impl ChunkDecoder {
     /// - [`Error::Format`] for a block size of 0 with a codec.
     pub fn new(kind: OrcCompression, block_size: u64) -> Result<Self> {
         kind.check_enabled()?;
+        if block_size > MAX_BLOCK_SIZE as u64 && kind.is_compressed() {
+            return Err(Error::LimitExceeded {
+                what: "compression block size",
+                requested: block_size,
+                limit: MAX_BLOCK_SIZE as u64,
+            });
+        }
         let block_size = usize::try_from(block_size)
             .map_err(|_| Error::unsupported(format!("compression block size {block_size}")))?;
         if block_size == 0 && kind.is_compressed() {
@@ -267,7 +280,19 @@ impl ChunkDecoder {
             compression: kind,
             block_size,
             decompressor: Decompressor::new(),
+            max_output: usize::MAX,
         })
+    }
+
+    /// Sets the most bytes a stream may decompress to (unbounded by default): a stream
+    /// of more is [`Error::LimitExceeded`] once its chunks pass it.
+    pub fn set_max_output(&mut self, bytes: usize) {
+        self.max_output = bytes;
+    }
+
+    /// The most bytes a stream may decompress to.
+    pub const fn max_output(&self) -> usize {
+        self.max_output
     }
 
     /// The compression kind.
@@ -387,6 +412,13 @@ impl ChunkDecoder {
                 }
                 self.decompressor
                     .decompress_up_to(codec, chunk, self.block_size, out)?;
+            }
+            if out.len() > self.max_output {
+                return Err(Error::LimitExceeded {
+                    what: "decompressed bytes of a stream",
+                    requested: to_u64(out.len()),
+                    limit: to_u64(self.max_output),
+                });
             }
             pos = start + len;
         }

@@ -155,3 +155,25 @@ fn unknown_codecs_are_unsupported() {
         Err(Error::Unsupported { .. })
     ));
 }
+
+#[test]
+fn a_block_size_past_the_limit_is_refused() {
+    let footer = proto::Footer {
+        types: schema(),
+        ..Default::default()
+    };
+    // A gibibyte per chunk: one chunk would inflate to it for a handful of rows.
+    let huge = file(b"ORC", &footer, |len| proto::PostScript {
+        compression: Some(proto::CompressionKind::Zlib as i32),
+        compression_block_size: Some(1 << 30),
+        ..postscript(len)
+    });
+    assert!(matches!(
+        OrcReader::open(huge),
+        Err(Error::LimitExceeded {
+            what: "compression block size",
+            requested: 1_073_741_824,
+            limit: 67_108_864
+        })
+    ));
+}

@@ -561,12 +561,23 @@ fn read_range<S: Source>(
     Ok(source.read_at(start, size(len)?)?.to_vec())
 }
 
+/// The most bytes a footer, a metadata section or a stripe footer may decompress to:
+/// 256 MiB.
+const MAX_DECOMPRESSED_METADATA: usize = 256 << 20;
+
+/// `bytes`, a footer, metadata section or stripe footer (`what`), decompressed, at most
+/// [`MAX_DECOMPRESSED_METADATA`] of it.
 fn decompress(chunks: &mut ChunkDecoder, bytes: &[u8], what: &str) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut starts = Vec::new();
-    chunks
-        .decode_stream(bytes, &mut out, &mut starts)
-        .map_err(|e| Error::format(format!("the {what}: {e}")))?;
+    let max_output = chunks.max_output();
+    chunks.set_max_output(MAX_DECOMPRESSED_METADATA);
+    let decoded = chunks.decode_stream(bytes, &mut out, &mut starts);
+    chunks.set_max_output(max_output);
+    decoded.map_err(|e| match e {
+        Error::LimitExceeded { .. } => e,
+        e => Error::format(format!("the {what}: {e}")),
+    })?;
     Ok(out)
 }
 
