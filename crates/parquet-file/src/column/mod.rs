@@ -16,6 +16,20 @@ use crate::error::{Decoding as _, Error, Result};
 use crate::schema::ColumnDescriptor;
 use crate::value::ColumnValues;
 
+/// Records that readers of every value of a byte-array column (`verify`, the rows) read
+/// at once: a value is as long as the file says (a dictionary entry of 60 KB under 64 Ki
+/// indices would be 4 GB in one batch of 64 Ki records), so a batch of these is bounded
+/// by the longest value the file holds.
+pub(crate) const BYTE_ARRAY_RECORDS: usize = 256;
+
+/// Whether `column` holds byte arrays, whose batches [`BYTE_ARRAY_RECORDS`] bounds.
+pub(crate) fn holds_byte_arrays(column: &ColumnDescriptor) -> bool {
+    matches!(
+        column.physical_type,
+        parquet_core::PhysicalType::ByteArray | parquet_core::PhysicalType::FixedLenByteArray
+    )
+}
+
 /// A batch of one column: whole records' values, and their levels (empty when the
 /// column's largest level is 0).
 ///

@@ -7,7 +7,7 @@ use std::fmt;
 use parquet_bloom::Sbbf;
 
 use super::FileReader;
-use crate::column::{ColumnBatch, PageSpan};
+use crate::column::{BYTE_ARRAY_RECORDS, ColumnBatch, PageSpan, holds_byte_arrays};
 use crate::error::{Context, Result};
 use crate::index::{BoundaryOrder, ColumnIndex, OffsetIndex};
 use crate::io::Source;
@@ -265,12 +265,17 @@ fn verify_chunk<S: Source>(
     let bloom = reader.bloom_filter(g, c)?;
     let mut chunk = reader.column_chunk(g, c)?;
     let mut batch = ColumnBatch::new(column);
+    let step = if holds_byte_arrays(column) {
+        BYTE_ARRAY_RECORDS
+    } else {
+        STEP
+    };
     let mut pages = Vec::new();
     while let Some(span) = chunk.open_page()? {
         let mut summary = Summary::default();
         loop {
             batch.clear();
-            let (_, ended) = chunk.read_open_page(STEP, &mut batch)?;
+            let (_, ended) = chunk.read_open_page(step, &mut batch)?;
             summarize(&batch, column, &converter, order, &mut summary)?;
             if let Some(filter) = &bloom {
                 check_bloom(filter, &batch, &converter, g, column, found)?;

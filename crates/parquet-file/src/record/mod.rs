@@ -9,7 +9,7 @@ pub(crate) use shred::Shredder;
 
 use std::sync::Arc;
 
-use crate::column::{ColumnBatch, ColumnChunkReader};
+use crate::column::{BYTE_ARRAY_RECORDS, ColumnBatch, ColumnChunkReader, holds_byte_arrays};
 use crate::error::{Context, Error, Result};
 use crate::schema::{LogicalType, NodeKind, Repetition, Schema};
 use crate::value::{Converter, Field};
@@ -21,6 +21,8 @@ const BATCH_RECORDS: usize = 1024;
 pub(crate) struct Leaf {
     reader: ColumnChunkReader,
     batch: ColumnBatch,
+    /// Records read at once.
+    step: usize,
     converter: Converter,
     max_def: u16,
     max_rep: u16,
@@ -36,6 +38,11 @@ impl Leaf {
         let column = reader.column();
         Self {
             batch: ColumnBatch::new(column),
+            step: if holds_byte_arrays(column) {
+                BYTE_ARRAY_RECORDS
+            } else {
+                BATCH_RECORDS
+            },
             converter: Converter::new(column),
             max_def: column.max_def_level,
             max_rep: column.max_rep_level,
@@ -61,7 +68,7 @@ impl Leaf {
             self.batch.clear();
             self.pos = 0;
             self.value = 0;
-            if self.reader.read_records(BATCH_RECORDS, &mut self.batch)? == 0 {
+            if self.reader.read_records(self.step, &mut self.batch)? == 0 {
                 self.done = true;
             }
         }
