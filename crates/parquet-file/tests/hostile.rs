@@ -271,19 +271,19 @@ fn pages_that_claim_to_decompress_to_gigabytes() {
 fn verify_and_rows_of_a_long_entry_under_many_indices() {
     // One 60,000-byte dictionary entry under 5,000 indices: 300 MB of values, read a
     // batch at a time by `verify` (which checks every value) and by the rows.
-    const ROWS: usize = 5_000;
+    const ROWS: u16 = 5_000;
     let entry = vec![b'x'; 60_000];
     let mut dictionary = (entry.len() as u32).to_le_bytes().to_vec();
     dictionary.extend_from_slice(&entry);
     let pages = vec![
         Page::dictionary(1, dictionary),
-        Page::v1(ROWS as i32, Encoding::RLE_DICTIONARY, index_run(0, ROWS, 1)),
+        Page::v1(ROWS.into(), Encoding::RLE_DICTIONARY, index_run(0, ROWS.into(), 1)),
     ];
     // Larger than `write`'s 1 KiB: the entry itself is stored.
     let bytes = Bytes::from(
         File {
             schema: vec![root(1), leaf("s", Rep::REQUIRED, Type::BYTE_ARRAY)],
-            row_groups: vec![(ROWS as i64, vec![Chunk::new(Type::BYTE_ARRAY, pages)])],
+            row_groups: vec![(ROWS.into(), vec![Chunk::new(Type::BYTE_ARRAY, pages)])],
             ..File::default()
         }
         .write(),
@@ -291,7 +291,7 @@ fn verify_and_rows_of_a_long_entry_under_many_indices() {
     let held = peak(|| {
         let reader = FileReader::open(bytes.clone()).unwrap();
         let verification = reader.verify().unwrap();
-        assert_eq!(verification.rows, ROWS as u64);
+        assert_eq!(verification.rows, u64::from(ROWS));
         assert!(verification.is_ok(), "{:?}", verification.disagreements);
     });
     assert!(held < BOUND, "{held} bytes");
