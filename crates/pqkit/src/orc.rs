@@ -752,13 +752,15 @@ fn nothing_seen(schema: &TypeDescription) -> Vec<Seen> {
 }
 
 /// The disagreements between statistics and what the values say, each a line naming
-/// `scope` and the column.
+/// `scope` and the column: in `problems`, or in `notes` for the known habits of writers
+/// that mislead no reader.
 fn compare(
     scope: &str,
     stats: &[proto::ColumnStatistics],
     seen: &[Seen],
     names: &[String],
     problems: &mut Vec<String>,
+    notes: &mut Vec<String>,
 ) {
     if !stats.is_empty() && stats.len() != seen.len() {
         problems.push(format!(
@@ -774,9 +776,20 @@ fn compare(
             Some(name) => format!("column {id} ({name})"),
         };
         let mut problem = |what: &str, stated: String, actual: String| {
-            problems.push(format!(
+            let text = format!(
                 "{scope}, {column}: the statistics' {what} is {stated}, the values' {actual}"
-            ));
+            );
+            // Known habits of Apache ORC's writers, harmless to a reader: a child of a
+            // struct with nulls marked as having nulls of its own (C++ and Java), and a
+            // map's or list's total children left at 0 (C++ maps; Java lists and maps,
+            // as in Spark's files).
+            let habit = (what == "hasNull" && stated == "true")
+                || (what == "total children" && stated == "0");
+            if habit {
+                notes.push(text);
+            } else {
+                problems.push(text);
+            }
         };
         if st.number_of_values != seen.values {
             problem(
@@ -902,6 +915,7 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
     let stripes = reader.stripes();
     let stripe_stats = reader.stripe_statistics_proto()?;
     let mut problems = Vec::new();
+    let mut notes = Vec::new();
     let stated: u64 = stripes.iter().map(|s| s.num_rows).sum();
     if stated != reader.num_rows() {
         problems.push(format!(
@@ -946,6 +960,7 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
                 &stripe,
                 &names,
                 &mut problems,
+                &mut notes,
             ),
             None => {}
         }
@@ -959,9 +974,12 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
     }
     let file_stats = reader.file_statistics_proto();
     if recorded(file_stats, read) {
-        compare("file", file_stats, &file, &names, &mut problems);
+        compare("file", file_stats, &file, &names, &mut problems, &mut notes);
     } else {
         empty += 1;
+    }
+    for note in &notes {
+        writeln!(out, "note: {note}")?;
     }
     if let Some(first) = problems.first() {
         for p in problems.iter().skip(1) {
@@ -1088,21 +1106,26 @@ mod tests {
                 sum: None,
             },
         };
-        let mut problems = Vec::new();
+        let (mut problems, mut notes) = (Vec::new(), Vec::new());
         compare(
             "file",
             &[proto::ColumnStatistics::default(), stats.to_proto()],
             &seen[..2],
             &column_names(&schema),
             &mut problems,
+            &mut notes,
         );
         assert_eq!(
             problems,
             [
                 "file, column 0: the statistics' count is 0, the values' 2",
-                "file, column 1 (id): the statistics' hasNull is true, the values' false",
                 "file, column 1 (id): the statistics' max is 8, the values' 7",
             ]
+        );
+        // A writer's habit that misleads no reader: a note, not a failure.
+        assert_eq!(
+            notes,
+            ["file, column 1 (id): the statistics' hasNull is true, the values' false"]
         );
     }
 
