@@ -277,7 +277,11 @@ fn verify_and_rows_of_a_long_entry_under_many_indices() {
     dictionary.extend_from_slice(&entry);
     let pages = vec![
         Page::dictionary(1, dictionary),
-        Page::v1(ROWS.into(), Encoding::RLE_DICTIONARY, index_run(0, ROWS.into(), 1)),
+        Page::v1(
+            ROWS.into(),
+            Encoding::RLE_DICTIONARY,
+            index_run(0, ROWS.into(), 1),
+        ),
     ];
     // Larger than `write`'s 1 KiB: the entry itself is stored.
     let bytes = Bytes::from(
