@@ -11,6 +11,9 @@ pub mod replay;
 #[path = "../../../fuzz/bodies/orc_file_reader.rs"]
 pub mod orc_file_reader;
 
+#[path = "../../../fuzz/bodies/orc_writer.rs"]
+pub mod orc_writer;
+
 #[path = "../../../fuzz/bodies/orc_byte_rle.rs"]
 pub mod orc_byte_rle;
 
@@ -20,6 +23,11 @@ pub mod orc_int_rle;
 #[test]
 fn orc_file_reader() {
     replay::replay("orc_file_reader", orc_file_reader::run);
+}
+
+#[test]
+fn orc_writer() {
+    replay::replay("orc_writer", orc_writer::run);
 }
 
 #[test]
