@@ -137,6 +137,7 @@ mod page;
 mod path;
 mod read;
 mod record;
+pub mod recover;
 mod schema;
 mod value;
 mod write;
@@ -163,6 +164,7 @@ pub use page::{
 pub use path::ColumnPath;
 pub use read::{Disagreement, FileReader, Projection, ReadOptions, RowIter, Verification};
 pub use record::Row;
+pub use recover::recover;
 pub use schema::{
     ColumnDescriptor, ConvertedType, EdgeInterpolation, LogicalType, Node, NodeKind, Repetition,
     Schema, SchemaField, TimeUnit,

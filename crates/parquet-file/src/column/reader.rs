@@ -104,6 +104,22 @@ impl ColumnChunkReader {
         }
     }
 
+    /// A reader of pages found one at a time (by [`feed`](Self::feed)) whose end is not
+    /// known to be the chunk's, nor the rows of its row group: for recovery, which finds
+    /// a chunk's pages by decoding them.
+    pub(crate) fn open_ended(pages: PageReader, column: ColumnDescriptor, limits: &Limits) -> Self {
+        let mut reader = Self::new(pages, column, (0, u64::MAX), limits, None);
+        reader.partial = true;
+        reader
+    }
+
+    /// Goes on with the pages of `pages`, which follow those read so far in the chunk
+    /// (the dictionary and the record under way are kept).
+    pub(crate) fn feed(&mut self, pages: PageReader) {
+        self.pages = pages;
+        self.page = None;
+    }
+
     /// The column being read.
     pub fn column(&self) -> &ColumnDescriptor {
         &self.column

@@ -174,6 +174,11 @@ impl<S: Sink> FileWriter<S> {
             .iter()
             .map(|column| repeated_def_levels(&schema, column))
             .collect();
+        if options.checkpoint_every.is_some() && options.encryption.is_some() {
+            return Err(Error::input(
+                "checkpoints with encryption (a checkpoint's footer would be in the clear)",
+            ));
+        }
         let encryption = options
             .encryption
             .as_ref()
@@ -488,6 +493,28 @@ impl<S: Sink> FileWriter<S> {
         self.indexes.push(indexes);
         self.num_rows += self.group_rows;
         self.group_rows = 0;
+        if let Some(every) = self.options.checkpoint_every
+            && self.row_groups.len() % every == 0
+        {
+            self.write_checkpoint()?;
+        }
+        Ok(())
+    }
+
+    /// Writes a footer of the row groups so far, framed as the final one is (length and
+    /// magic after it), between this row group and the next.
+    fn write_checkpoint(&mut self) -> Result<()> {
+        let row_groups = self.row_groups.clone();
+        let file = footer_metadata(&self.schema, &self.options, self.num_rows, row_groups);
+        let mut bytes = Vec::new();
+        file.write_to(&mut bytes)
+            .map_err(|e| Error::decode("checkpoint footer", e))?;
+        let length = u32::try_from(bytes.len())
+            .map_err(|_| Error::limit("footer size", bytes.len() as u64, u32::MAX.into()))?;
+        bytes.extend_from_slice(&length.to_le_bytes());
+        bytes.extend_from_slice(MAGIC);
+        Sink::write_all(&mut self.sink, &bytes)?;
+        self.written += bytes.len() as u64;
         Ok(())
     }
 
@@ -608,32 +635,8 @@ impl<S: Sink> FileWriter<S> {
                 }
             }
         }
-        let mut file = thrift::FileMetaData {
-            version: 1,
-            schema: self.schema.to_elements(),
-            num_rows: self.num_rows.cast_signed(),
-            row_groups: std::mem::take(&mut self.row_groups),
-            key_value_metadata: (!self.options.key_value_metadata.is_empty()).then(|| {
-                self.options
-                    .key_value_metadata
-                    .iter()
-                    .map(|kv| thrift::KeyValue {
-                        key: Cow::Borrowed(kv.key.as_str()),
-                        value: kv.value.as_deref().map(Cow::Borrowed),
-                    })
-                    .collect()
-            }),
-            created_by: Some(Cow::Borrowed(self.options.created_by.as_str())),
-            column_orders: Some(
-                self.schema
-                    .columns()
-                    .iter()
-                    .map(|_| thrift::ColumnOrder::TypeOrder(thrift::TypeDefinedOrder {}))
-                    .collect(),
-            ),
-            encryption_algorithm: None,
-            footer_signing_key_metadata: None,
-        };
+        let row_groups = std::mem::take(&mut self.row_groups);
+        let mut file = footer_metadata(&self.schema, &self.options, self.num_rows, row_groups);
         // The metadata as a reader with every key sees it, before any is encrypted.
         let mut plain = Vec::new();
         file.write_to(&mut plain)
@@ -658,6 +661,42 @@ impl<S: Sink> FileWriter<S> {
             thrift::FileMetaData::read_from(&bytes).map_err(|e| Error::decode("footer", e))?;
         let schema = Schema::clone(&self.schema);
         Ok(FileMetaData::from_thrift(&decoded, &bytes, schema, None)?.0)
+    }
+}
+
+/// The footer's metadata: the schema, the row groups and what the options say of the
+/// file; unencrypted.
+fn footer_metadata<'a>(
+    schema: &'a Schema,
+    options: &'a WriterOptions,
+    num_rows: u64,
+    row_groups: Vec<thrift::RowGroup<'static>>,
+) -> thrift::FileMetaData<'a> {
+    thrift::FileMetaData {
+        version: 1,
+        schema: schema.to_elements(),
+        num_rows: num_rows.cast_signed(),
+        row_groups,
+        key_value_metadata: (!options.key_value_metadata.is_empty()).then(|| {
+            options
+                .key_value_metadata
+                .iter()
+                .map(|kv| thrift::KeyValue {
+                    key: Cow::Borrowed(kv.key.as_str()),
+                    value: kv.value.as_deref().map(Cow::Borrowed),
+                })
+                .collect()
+        }),
+        created_by: Some(Cow::Borrowed(options.created_by.as_str())),
+        column_orders: Some(
+            schema
+                .columns()
+                .iter()
+                .map(|_| thrift::ColumnOrder::TypeOrder(thrift::TypeDefinedOrder {}))
+                .collect(),
+        ),
+        encryption_algorithm: None,
+        footer_signing_key_metadata: None,
     }
 }
 
