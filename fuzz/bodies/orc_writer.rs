@@ -66,8 +66,8 @@ fn type_of(input: &mut Input<'_>, depth: usize) -> TypeDescription {
             }
         }
         11 => {
-            let precision = 1 + input.below(38) as u32;
-            let scale = input.below(precision as usize + 1) as u32;
+            let precision = 1 + u32::from(input.byte() % 38);
+            let scale = u32::from(input.byte()) % (precision + 1);
             TypeDescription::decimal(precision, scale).expect("a decimal of 1 to 38 digits")
         }
         12 => TypeDescription::list(type_of(input, depth - 1)),
@@ -107,7 +107,7 @@ fn value(input: &mut Input<'_>, t: &TypeDescription, nullable: bool) -> Field {
             let len = input.below(20);
             Field::Str(
                 (0..len)
-                    .map(|_| char::from(b'a' + input.below(26) as u8))
+                    .map(|_| char::from(b'a' + input.byte() % 26))
                     .collect(),
             )
         }
