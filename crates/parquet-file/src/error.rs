@@ -238,6 +238,12 @@ pub enum ErrorKind {
         /// What was expected there.
         expected: &'static str,
     },
+    /// A file to [`recover`](crate::recover()) with neither a footer nor a checkpoint
+    /// that reads, and no schema given to scan its pages by.
+    #[error(
+        "neither a footer nor a checkpoint reads: the schema the file was written with is needed"
+    )]
+    SchemaNeeded,
 }
 
 impl ErrorKind {
@@ -251,6 +257,7 @@ impl ErrorKind {
                 | Self::UnknownPath { .. }
                 | Self::MissingKey { .. }
                 | Self::Syntax { .. }
+                | Self::SchemaNeeded
                 | Self::InvalidInput { .. }
                 | Self::WriterClosed { .. }
         )

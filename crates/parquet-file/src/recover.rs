@@ -157,17 +157,28 @@ impl fmt::Display for DropReason {
             Self::EndsInPage(offset) => write!(f, "the file ends inside the page at {offset}"),
             Self::Unfinished { pages, columns, of } => write!(
                 f,
-                "{pages} pages that make no whole row group ({columns} of {of} column chunks whole)"
+                "{} making no whole row group ({columns} of {of} column chunks whole)",
+                count(*pages, "page")
             ),
             Self::Ambiguous { pages } => write!(
                 f,
-                "{pages} pages that group into column chunks in more than one way"
+                "{} grouping into column chunks in more than one way",
+                count(*pages, "page")
             ),
             Self::Unrecognized => f.write_str(
                 "bytes that are no page, Bloom filter or checkpoint (page indexes and a footer that does not read, or damage)",
             ),
             Self::Damaged(e) => write!(f, "a row group that does not decode: {e}"),
         }
+    }
+}
+
+/// `n` things, as a phrase: `1 page`, `2 pages`.
+fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
     }
 }
 
@@ -261,7 +272,7 @@ impl Recovery {
 ///
 /// A source that does not start with `PAR1` ([`ErrorKind::NotParquet`]); an encrypted
 /// file ([`ErrorKind::Unsupported`]); no footer or checkpoint that reads and no schema
-/// given ([`ErrorKind::InvalidInput`]); a read error of the source.
+/// given ([`ErrorKind::SchemaNeeded`]); a read error of the source.
 pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recovery> {
     let file_len = source.len()?;
     let head = source.read_at(0, 4.min(usize::try_from(file_len).unwrap_or(4)))?;
@@ -318,9 +329,7 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
         (None, Some(like), _) => (Arc::clone(like.schema()), 4),
         (None, None, Some(schema)) => (Arc::clone(schema), 4),
         (None, None, None) => {
-            return Err(Error::input(
-                "the file has no footer or checkpoint that reads: give the schema it was written with",
-            ));
+            return Err(ErrorKind::SchemaNeeded.into());
         }
     };
     let codecs = base

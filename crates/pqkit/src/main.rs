@@ -24,6 +24,7 @@ mod orc;
 mod orc_convert;
 mod output;
 mod progress;
+mod recover;
 mod rewrite;
 mod signals;
 mod size;
@@ -127,6 +128,11 @@ enum Command {
     Rewrite(rewrite::RewriteArgs),
     /// Convert rows between JSON Lines, CSV, Parquet and ORC, by the rows contract.
     Convert(convert::ConvertArgs),
+    /// Write a Parquet file whose tail is lost or damaged (a writer that died, a partial
+    /// upload) again with every row group that can be proven whole: from its footer,
+    /// else its last checkpoint (`--checkpoint-every`), else by scanning its pages with
+    /// the schema of `--schema` or `--like`. Says what it kept and what it dropped.
+    Recover(recover::RecoverArgs),
 }
 
 /// The output formats of `cat`.
@@ -370,7 +376,7 @@ impl Command {
             | Self::Cat { file, keys, .. }
             | Self::Bloom { file, keys, .. }
             | Self::Verify { file, keys } => Some((file, keys)),
-            Self::Rewrite(_) | Self::Convert(_) => None,
+            Self::Rewrite(_) | Self::Convert(_) | Self::Recover(_) => None,
         }
     }
 }
@@ -383,6 +389,7 @@ fn run(cli: Cli, out: &mut impl std::io::Write) -> Result<(), Failure> {
         return match &cli.command {
             Command::Convert(args) => convert::convert(args, limit, out),
             Command::Rewrite(args) => rewrite::rewrite(args, limit),
+            Command::Recover(args) => recover::recover(args, limit),
             _ => Ok(()),
         };
     };
@@ -456,8 +463,8 @@ fn run_command(
         }
         (Command::Verify { .. }, Opened::Orc(reader)) => orc::verify(&reader, out),
         (Command::Verify { .. }, Opened::Parquet(reader)) => commands::verify(&reader, out),
-        // Neither opens a file here.
-        (Command::Rewrite(_) | Command::Convert(_), _) => Ok(()),
+        // None of these opens a file here.
+        (Command::Rewrite(_) | Command::Convert(_) | Command::Recover(_), _) => Ok(()),
     }
 }
 

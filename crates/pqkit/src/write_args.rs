@@ -40,6 +40,11 @@ pub(crate) struct WriteArgs {
     /// A row group ends at this many rows.
     #[arg(long, value_name = "N", value_parser = positive)]
     row_group_rows: Option<usize>,
+    /// Writes a checkpoint after every N row groups: a footer of the row groups so far,
+    /// from which `pqkit recover` restores them if the write never finishes (not with
+    /// encryption).
+    #[arg(long, value_name = "N", value_parser = positive, conflicts_with = "encrypt_footer_key")]
+    checkpoint_every: Option<usize>,
     /// A data page ends at this many rows.
     #[arg(long, value_name = "N", value_parser = positive)]
     page_rows: Option<usize>,
@@ -249,6 +254,7 @@ impl WriteArgs {
             (!self.encoding.is_empty(), "--encoding"),
             (self.page_version.is_some(), "--page-version"),
             (self.row_group_rows.is_some(), "--row-group-rows"),
+            (self.checkpoint_every.is_some(), "--checkpoint-every"),
             (self.page_rows.is_some(), "--page-rows"),
             (self.page_bytes.is_some(), "--page-bytes"),
             (self.dictionary.is_some(), "--dictionary"),
@@ -289,6 +295,9 @@ impl WriteArgs {
         }
         if let Some(rows) = self.row_group_rows {
             options = options.with_row_group_rows(rows);
+        }
+        if let Some(every) = self.checkpoint_every {
+            options = options.with_checkpoint_every(every);
         }
         if let Some(rows) = self.page_rows {
             options = options.with_page_rows(rows);
