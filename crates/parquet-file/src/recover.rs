@@ -966,7 +966,14 @@ impl<S: Source> Scanner<'_, S> {
                         continue;
                     }
                     Some(Err(at)) => break ListEnd::InPage(at),
-                    None => self.bloom_filter_at(pos, file_len)?,
+                    None => {
+                        // Within a row group: passed over as if not there.
+                        if let Some(len) = self.chunk_metadata_at(pos, file_len)? {
+                            pos += len;
+                            continue;
+                        }
+                        self.bloom_filter_at(pos, file_len)?
+                    }
                 },
             };
             let Some(len) = skip else {
@@ -1033,6 +1040,33 @@ impl<S: Source> Scanner<'_, S> {
                 len,
                 header,
             })));
+        }
+        Ok(None)
+    }
+
+    /// The length of the column chunk metadata at `pos`, if the chunk that ends at `pos`
+    /// is followed by its own (parquet2 and polars write a copy after each chunk, where
+    /// the deprecated `file_offset` points).
+    fn chunk_metadata_at(&self, pos: u64, file_len: u64) -> Result<Option<u64>> {
+        for window in [4 << 10, 1 << 20] {
+            let bytes = self.read_upto(pos, window, file_len)?;
+            let Ok((meta, used)) = thrift::ColumnMetaData::read_from(&bytes) else {
+                if (bytes.len() as u64) < window {
+                    return Ok(None);
+                }
+                continue;
+            };
+            let start = meta
+                .dictionary_page_offset
+                .map_or(meta.data_page_offset, |d| d.min(meta.data_page_offset));
+            let ends_here = start
+                .checked_add(meta.total_compressed_size)
+                .is_some_and(|end| u64::try_from(end) == Ok(pos));
+            let names_a_column = self.schema.columns().iter().any(|c| {
+                c.path.parts().len() == meta.path_in_schema.len()
+                    && c.path.parts().iter().zip(meta.path_in_schema.iter()).all(|(a, b)| a == b)
+            });
+            return Ok((ends_here && names_a_column).then_some(used as u64));
         }
         Ok(None)
     }
