@@ -20,7 +20,7 @@
 
 use crate::python::{Python, read};
 use crate::rows::{self, Expected, Pqkit, Reference, Refusal, Tally};
-use crate::{orc, written};
+use crate::{orc, recovery, written};
 use crate::{root, run as run_command, target_dir};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -110,7 +110,15 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     let orc_read = orc::read_side(&root, &target, &python, &pqkit, filters, &mut tally)?;
     let written = written::run(&python, &pqkit, &target, filters, &mut tally)?;
     let orc_written = orc::write_side(&python, &pqkit, &target, filters, &mut tally)?;
-    if read + orc_read + written + orc_written == 0 {
+    let recovered = recovery::run(
+        &python,
+        &pqkit,
+        &target,
+        &crate::corpus_dir(&root),
+        filters,
+        &mut tally,
+    )?;
+    if read + orc_read + written + orc_written + recovered == 0 {
         return Err(format!(
             "no fixture and no file we write matches {}",
             filters.join(" ")
@@ -118,7 +126,7 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
     }
     println!(
         "interop: {read} Parquet and {orc_read} ORC files by the peers, {written} Parquet and \
-         {orc_written} ORC files by us, in {:.0} s",
+         {orc_written} ORC files by us, {recovered} files cut short and recovered, in {:.0} s",
         started.elapsed().as_secs_f64()
     );
     tally.finish(

@@ -214,6 +214,8 @@ pub(crate) struct Setup {
     pub(crate) bit_packed_levels: bool,
     pub(crate) crc: bool,
     pub(crate) distinct_count: bool,
+    /// A checkpoint after every row group (`with_checkpoint_every(1)`).
+    pub(crate) checkpoints: bool,
     pub(crate) crypto: Option<Crypto>,
 }
 
@@ -280,6 +282,7 @@ impl Setup {
             bit_packed_levels: false,
             crc: true,
             distinct_count: false,
+            checkpoints: false,
             crypto: None,
         }
     }
@@ -307,6 +310,7 @@ impl Setup {
         add(self.bit_packed_levels, "bit-packed-levels");
         add(!self.crc, "no-crc");
         add(self.distinct_count, "distinct-count");
+        add(self.checkpoints, "checkpoints");
         if let Some(crypto) = self.crypto {
             add(true, crypto.name());
         }
@@ -335,6 +339,9 @@ impl Setup {
                 "{} (cargo xtask interop)",
                 parquet_file::CREATED_BY
             ));
+        if self.checkpoints {
+            options = options.with_checkpoint_every(1);
+        }
         if self.bloom {
             options = options.with_bloom_filter(Some(BloomFilterOptions::default()));
         }
@@ -520,6 +527,12 @@ fn around_the_base() -> Vec<Setup> {
                 small: true,
                 ..base
             },
+            // Checkpoints between row groups, which readers pass over.
+            Setup {
+                small: true,
+                checkpoints: true,
+                ..base
+            },
             Setup { crc: false, ..base },
             Setup {
                 empty: true,
@@ -564,6 +577,10 @@ fn sorted() -> Vec<Setup> {
         },
         Setup {
             truncate: true,
+            ..sorted
+        },
+        Setup {
+            checkpoints: true,
             ..sorted
         },
     ]
