@@ -48,7 +48,10 @@ pub(crate) fn run(
     tally: &mut Tally,
 ) -> Result<usize, String> {
     let selected = |name: &str| {
-        filters.is_empty() || filters.iter().any(|f| format!("recover-{name}").contains(f))
+        filters.is_empty()
+            || filters
+                .iter()
+                .any(|f| format!("recover-{name}").contains(f))
     };
     let started = Instant::now();
     let dir = target.join("interop").join("recovery");
@@ -57,12 +60,7 @@ pub(crate) fn run(
     }
     let sources_dir = dir.join("sources");
     std::fs::create_dir_all(&sources_dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    crate::run(
-        python
-            .script("recovery.py")
-            .arg("write")
-            .arg(&sources_dir),
-    )?;
+    crate::run(python.script("recovery.py").arg("write").arg(&sources_dir))?;
     let mut sources = Vec::new();
     for table in ["flat", "nested"] {
         for writer in ["pyarrow", "duckdb", "polars"] {
