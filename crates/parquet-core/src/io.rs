@@ -145,6 +145,71 @@ impl<S: Source + ?Sized> Source for std::sync::Arc<S> {
     }
 }
 
+/// The first `data_end` bytes of a source followed by `tail`: a file rebuilt from
+/// another (a recovered file read before it is written, or a file cut at a footer it
+/// holds).
+///
+/// ```
+/// use bytes::Bytes;
+/// use parquet_core::io::{Source, Spliced};
+///
+/// let source = Bytes::from_static(b"PAR1 data, then damage");
+/// let spliced = Spliced::new(&source, 10, Bytes::from_static(b" and a footer"));
+/// assert_eq!(Source::len(&spliced)?, 23);
+/// assert_eq!(spliced.read_at(5, 10)?, Bytes::from_static(b"data, and "));
+/// assert_eq!(spliced.read_at(0, 4)?, Bytes::from_static(b"PAR1"));
+/// assert_eq!(spliced.read_at(12, 11)?, Bytes::from_static(b"nd a footer"));
+/// assert!(spliced.read_at(12, 12).is_err());
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Spliced<'a, S: ?Sized> {
+    source: &'a S,
+    data_end: u64,
+    tail: Bytes,
+}
+
+impl<'a, S: Source + ?Sized> Spliced<'a, S> {
+    /// The first `data_end` bytes of `source` (which must hold them), then `tail`.
+    pub fn new(source: &'a S, data_end: u64, tail: Bytes) -> Self {
+        Self {
+            source,
+            data_end,
+            tail,
+        }
+    }
+}
+
+impl<S: Source + ?Sized> Source for Spliced<'_, S> {
+    fn len(&self) -> io::Result<u64> {
+        Ok(self.data_end + self.tail.len() as u64)
+    }
+
+    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
+        let size = self.data_end + self.tail.len() as u64;
+        let end = offset
+            .checked_add(len as u64)
+            .filter(|&end| end <= size)
+            .ok_or_else(|| out_of_bounds(offset, len, size))?;
+        #[allow(clippy::cast_possible_truncation)] // inside the tail, which is in memory
+        let in_tail = |at: u64| (at - self.data_end) as usize;
+        if end <= self.data_end {
+            return self.source.read_at(offset, len);
+        }
+        if offset >= self.data_end {
+            return Ok(self.tail.slice(in_tail(offset)..in_tail(end)));
+        }
+        #[allow(clippy::cast_possible_truncation)] // less than `len`
+        let head = self
+            .source
+            .read_at(offset, (self.data_end - offset) as usize)?;
+        let mut joined = Vec::with_capacity(len);
+        joined.extend_from_slice(&head);
+        joined.extend_from_slice(self.tail.get(..in_tail(end)).unwrap_or_default());
+        Ok(joined.into())
+    }
+}
+
 /// Where a writer puts a file: bytes appended in order, never rewritten, so that a file can
 /// go straight to a socket or an object store's multipart upload.
 ///

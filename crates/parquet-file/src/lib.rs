@@ -148,7 +148,7 @@ pub use filter::{Literal, LiteralExt, Op, Predicate, PredicateExt};
 pub use index::{
     BoundaryOrder, ColumnIndex, OffsetIndex, PageLocation, PageStatistics, RowSelection,
 };
-pub use io::{Sink, Source};
+pub use io::{Sink, Source, Spliced};
 pub use limits::Limits;
 pub use metadata::{
     BoundingBox, ColumnChunk, ColumnChunkMetaData, ColumnEncryption, ColumnOrder, ColumnStatistics,

@@ -53,17 +53,16 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
-use std::io;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use parquet_compress::Codec;
 use parquet_thrift as thrift;
 
 use crate::column::{BYTE_ARRAY_RECORDS, ColumnBatch, ColumnChunkReader, holds_byte_arrays};
 use crate::error::{Error, ErrorKind, Result};
-use crate::io::{Sink, Source};
+use crate::io::{Sink, Source, Spliced};
 use crate::limits::Limits;
 use crate::metadata::{Encoding, FileMetaData, MAGIC, MAGIC_ENCRYPTED};
 use crate::page::{ChunkInfo, PageHeader, PageKind, PageReader};
@@ -306,11 +305,7 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
     // The last checkpoint that reads (the file's footer, which did not, is passed over).
     let footers = find_footers(source, file_len, &options.limits)?;
     let base = footers.iter().rev().find_map(|footer| {
-        let prefix = Spliced {
-            source,
-            data_end: footer.end,
-            tail: Bytes::new(),
-        };
+        let prefix = Spliced::new(source, footer.end, Bytes::new());
         let reader = FileReader::with_options(prefix, read.clone()).ok()?;
         Some(Base {
             found: Found::Checkpoint(footer.start),
@@ -418,11 +413,7 @@ fn assemble<S: Source>(
         } else {
             footer(base, base_kept, &groups, options, data_end)?
         };
-        let spliced = Spliced {
-            source,
-            data_end,
-            tail: tail.clone(),
-        };
+        let spliced = Spliced::new(source, data_end, tail.clone());
         let reader = FileReader::with_options(&spliced, options.read_options())?;
         let Some((g, error)) = first_damaged(&reader) else {
             let found = (0..base_kept)
@@ -568,48 +559,6 @@ fn schema_columns<'a>(
         .or(options.like.as_ref().map(|l| l.schema()))
         .or(options.schema.as_ref())
         .map_or(&[], |s| s.columns())
-}
-
-/// The first `data_end` bytes of a source followed by `tail`: a recovered file, read
-/// before it is written (or, with an empty tail, a file that ends at a checkpoint).
-struct Spliced<'a, S> {
-    source: &'a S,
-    data_end: u64,
-    tail: Bytes,
-}
-
-impl<S: Source> Source for Spliced<'_, S> {
-    fn len(&self) -> io::Result<u64> {
-        Ok(self.data_end + self.tail.len() as u64)
-    }
-
-    fn read_at(&self, offset: u64, len: usize) -> io::Result<Bytes> {
-        let end = offset
-            .checked_add(len as u64)
-            .filter(|&end| end <= self.data_end + self.tail.len() as u64)
-            .ok_or_else(|| {
-                io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!("read of {len} bytes at offset {offset} is past the end"),
-                )
-            })?;
-        #[allow(clippy::cast_possible_truncation)] // inside the tail, which is in memory
-        let in_tail = |at: u64| (at - self.data_end) as usize;
-        if end <= self.data_end {
-            return self.source.read_at(offset, len);
-        }
-        if offset >= self.data_end {
-            return Ok(self.tail.slice(in_tail(offset)..in_tail(end)));
-        }
-        #[allow(clippy::cast_possible_truncation)] // less than `len`
-        let head = self
-            .source
-            .read_at(offset, (self.data_end - offset) as usize)?;
-        let mut joined = BytesMut::with_capacity(len);
-        joined.extend_from_slice(&head);
-        joined.extend_from_slice(self.tail.get(..in_tail(end)).unwrap_or_default());
-        Ok(joined.freeze())
-    }
 }
 
 /// Where a footer lies: from its first byte to the end of the magic bytes after it.
@@ -1064,7 +1013,11 @@ impl<S: Source> Scanner<'_, S> {
                 .is_some_and(|end| u64::try_from(end) == Ok(pos));
             let names_a_column = self.schema.columns().iter().any(|c| {
                 c.path.parts().len() == meta.path_in_schema.len()
-                    && c.path.parts().iter().zip(meta.path_in_schema.iter()).all(|(a, b)| a == b)
+                    && c.path
+                        .parts()
+                        .iter()
+                        .zip(meta.path_in_schema.iter())
+                        .all(|(a, b)| a == b)
             });
             return Ok((ends_here && names_a_column).then_some(used as u64));
         }
@@ -1333,25 +1286,5 @@ fn decode_page(
         if ended {
             return Ok(Some(records));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn spliced_reads_across_the_join() {
-        let source = Bytes::from_static(b"abcdef");
-        let spliced = Spliced {
-            source: &source,
-            data_end: 4,
-            tail: Bytes::from_static(b"XYZ"),
-        };
-        assert_eq!(spliced.len().unwrap(), 7);
-        assert_eq!(spliced.read_at(0, 4).unwrap().as_ref(), b"abcd");
-        assert_eq!(spliced.read_at(2, 4).unwrap().as_ref(), b"cdXY");
-        assert_eq!(spliced.read_at(5, 2).unwrap().as_ref(), b"YZ");
-        assert!(spliced.read_at(5, 3).is_err());
     }
 }
