@@ -75,6 +75,7 @@ mod error;
 /// the `.proto` file's comment as its doc all the same).
 #[allow(missing_docs, clippy::all, clippy::pedantic)]
 pub mod proto;
+pub mod recover;
 mod read;
 mod row;
 pub mod schema;
