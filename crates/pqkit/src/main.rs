@@ -128,10 +128,11 @@ enum Command {
     Rewrite(rewrite::RewriteArgs),
     /// Convert rows between JSON Lines, CSV, Parquet and ORC, by the rows contract.
     Convert(convert::ConvertArgs),
-    /// Write a Parquet file whose tail is lost or damaged (a writer that died, a partial
-    /// upload) again with every row group that can be proven whole: from its footer,
-    /// else its last checkpoint (`--checkpoint-every`), else by scanning its pages with
-    /// the schema of `--schema` or `--like`. Says what it kept and what it dropped.
+    /// Write a Parquet or ORC file whose tail is lost or damaged (a writer that died, a
+    /// partial upload) again with every row group or stripe that can be proven whole:
+    /// from its footer, else its last checkpoint (`--checkpoint-every`; an ORC
+    /// intermediate footer), else by scanning it with the schema of `--schema` or
+    /// `--like`. Says what it kept and what it dropped.
     Recover(recover::RecoverArgs),
 }
 

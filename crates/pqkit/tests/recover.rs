@@ -152,7 +152,7 @@ fn recover_refuses_what_it_cannot_do_before_writing() {
     for (args, says) in [
         (
             vec!["recover", &plain, "x.orc"],
-            "recover writes Parquet, and the name says ORC",
+            "is Parquet, and the name says ORC; name it .parquet",
         ),
         (
             vec![
@@ -194,4 +194,63 @@ fn recover_refuses_what_it_cannot_do_before_writing() {
         stderr(&output)
     );
     assert_eq!(dir.files(), ["plain.parquet", "rows.jsonl", "text.jsonl"]);
+}
+
+#[test]
+fn orc_files_cut_short_keep_their_whole_stripes() {
+    let dir = TempDir::new("recover-orc");
+    let jsonl = dir.path("rows.jsonl");
+    fs::write(&jsonl, rows()).unwrap();
+    let orc = dir.path("rows.orc");
+    ok(&[
+        "convert",
+        &jsonl,
+        &orc,
+        "--stripe-size",
+        "4000",
+        "--orc-block-size",
+        "2048",
+        "--row-index-stride",
+        "50",
+    ]);
+    let reader = orc_file::OrcReader::open(fs::read(&orc).unwrap()).unwrap();
+    let stripes = reader.stripes().to_vec();
+    assert!(stripes.len() >= 4, "{} stripes", stripes.len());
+    // Cut inside the fourth stripe: three are whole.
+    let fourth = stripes[3];
+    let len = usize::try_from(fourth.offset + fourth.index_length).unwrap();
+    let broken = cut(&dir, &orc, len, "broken.orc");
+
+    let output = pqkit(&["recover", &broken, &dir.path("none.orc")]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("give it with --like OTHER.orc"),
+        "{}",
+        stderr(&output)
+    );
+    let output = pqkit(&["recover", &broken, "--schema", &jsonl]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--schema is for Parquet files"),
+        "{}",
+        stderr(&output)
+    );
+
+    let out = dir.path("out.orc");
+    let output = pqkit(&["recover", &broken, &out, "--like", &orc]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows: u64 = stripes[..3].iter().map(|s| s.num_rows).sum();
+    let said = stderr(&output);
+    assert!(
+        said.contains(&format!("kept 3 stripes, {rows} rows"))
+            && said.contains("3 by walking their chunks")
+            && said.contains("no statistics"),
+        "{said}"
+    );
+    let all = cat(&orc, &[]);
+    assert_eq!(
+        cat(&out, &[]),
+        first_lines(&all, usize::try_from(rows).unwrap())
+    );
+    assert!(ok(&["verify", &out]).starts_with("ok"), "verify");
 }

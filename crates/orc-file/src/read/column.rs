@@ -714,17 +714,22 @@ impl ColumnDecoder {
                             "column {column}: nanoseconds {encoded:#x} out of range"
                         ))
                     })?;
-                    let mut second = zone.wall_clock(*s);
+                    // Apache ORC's writers take the seconds of the UTC instant's
+                    // milliseconds truncated toward zero: before 1970 (UTC), a time with
+                    // a fraction of a millisecond or more stores one second too many,
+                    // which ORC Java's reader (and the C++ reader since ORC-763) takes
+                    // back when the UTC seconds are negative and the nanoseconds above
+                    // 999_999; so does this one, before the zone's offset and the
+                    // calendar (whose cutover may lie in that second) are applied.
+                    // Arrow's writer stores the fraction of such a time negative instead
+                    // (-1 ns as 0 s and -1 ns), which adds up as it is.
+                    let mut utc = zone.utc_seconds(*s);
+                    if utc < 0 && nano > 999_999 {
+                        utc -= 1;
+                    }
+                    let mut second = zone.wall_clock(utc);
                     if *hybrid {
                         second = calendar::hybrid_seconds(second);
-                    }
-                    // Apache ORC's writers truncate toward zero before the epoch: a
-                    // negative second with a fraction of a millisecond or more is one
-                    // too late (C++ and Java readers compensate the same way). Arrow's
-                    // writer stores the fraction of such a time negative instead
-                    // (-1 ns as 0 s and -1 ns), which adds up as it is.
-                    if second < 0 && nano > 999_999 {
-                        second -= 1;
                     }
                     let (second, nano) = if nano < 0 {
                         (second.wrapping_sub(1), nano + 1_000_000_000)
@@ -987,19 +992,28 @@ impl Zone {
         Ok(Self::Named { zone, base, first })
     }
 
-    /// The wall-clock seconds (as if in UTC) of a stored value: the instant it names
-    /// in the writer's zone, shown in that zone, as Apache ORC's readers show it.
-    fn wall_clock(&self, stored: i64) -> i64 {
+    /// The seconds from 1970-01-01 00:00:00 UTC of a stored value, as the writer took
+    /// them (truncated toward zero; see the decoder): the stored seconds plus 2015-01-01
+    /// 00:00:00 of the writer's zone.
+    fn utc_seconds(&self, stored: i64) -> i64 {
         match self {
             Self::Utc => stored.wrapping_add(TIMESTAMP_BASE),
-            Self::Named { zone, base, first } => {
-                let instant = stored.wrapping_add(*base);
+            Self::Named { base, .. } => stored.wrapping_add(*base),
+        }
+    }
+
+    /// The wall-clock seconds (as if in UTC) of the instant `utc` (seconds from the
+    /// epoch) in the writer's zone, as Apache ORC's readers show it.
+    fn wall_clock(&self, utc: i64) -> i64 {
+        match self {
+            Self::Utc => utc,
+            Self::Named { zone, first, .. } => {
                 let offset = match first {
-                    Some((at, offset)) if instant < *at => *offset,
-                    _ => jiff::Timestamp::from_second(instant)
+                    Some((at, offset)) if utc < *at => *offset,
+                    _ => jiff::Timestamp::from_second(utc)
                         .map_or(0, |t| i64::from(zone.to_offset(t).seconds())),
                 };
-                instant.wrapping_add(offset)
+                utc.wrapping_add(offset)
             }
         }
     }
@@ -1288,10 +1302,11 @@ mod tests {
         assert_eq!(*first, Some((-2_717_640_000, -8 * 3600)));
         // 1800-01-01 08:00:00 UTC is 00:00:00 at -8:00 (at -7:52:58 it would be 00:07:02).
         let instant = -5_364_633_600;
-        assert_eq!(zone.wall_clock(instant - base), instant - 8 * 3600);
+        assert_eq!(zone.utc_seconds(instant - base), instant);
+        assert_eq!(zone.wall_clock(instant), instant - 8 * 3600);
         // After it, the zone's own rules: 2020-07-01 12:00:00 UTC, in summer time.
         let summer = 1_593_604_800;
-        assert_eq!(zone.wall_clock(summer - base), summer - 7 * 3600);
+        assert_eq!(zone.wall_clock(summer), summer - 7 * 3600);
     }
     use super::*;
 

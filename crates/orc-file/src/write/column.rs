@@ -32,6 +32,9 @@ pub(crate) struct Context {
     pub(crate) build_index: bool,
     /// The dictionary ratio threshold.
     pub(crate) dictionary_threshold: f64,
+    /// The offset from UTC, in seconds, of the zone the file's `timestamp` wall clocks
+    /// are in (the stripes' writer time zone; 0 in version 0.11, which records none).
+    pub(crate) writer_offset: i64,
 }
 
 /// A row-index position of one stream, with the offset into the uncompressed stream
@@ -766,16 +769,20 @@ pub(crate) fn encode_nanos(nanos: u32) -> u64 {
     u64::from(n) << 3 | zeros
 }
 
-/// The seconds a file stores for a timestamp of `seconds` (floored) and `nanos`
-/// since 1970, relative to 2015-01-01: Java truncates the milliseconds toward zero
-/// when it takes the seconds, so a negative time with a millisecond or more in its
-/// fraction stores one second more (readers take it back off).
-pub(crate) fn file_seconds(seconds: i64, nanos: u32) -> i64 {
-    let truncated = if seconds < 0 && nanos >= 1_000_000 {
+/// The seconds a file stores for a wall clock of `seconds` (floored) and `nanos` since
+/// 1970 in a zone `offset` seconds ahead of UTC, relative to 2015-01-01 00:00:00 of that
+/// zone, as ORC Java stores them: the seconds of the UTC instant's milliseconds truncated
+/// toward zero, so that an instant before 1970 (UTC) with a millisecond or more in its
+/// fraction stores one second more, which readers take back off when the stored seconds
+/// plus the zone's base (the UTC seconds) are negative. An instant in [-1 s, 0) UTC with
+/// such a fraction stores second 0, which no reader takes back: the format's limit.
+pub(crate) fn file_seconds(seconds: i64, nanos: u32, offset: i64) -> i64 {
+    let truncated = if seconds < offset && nanos >= 1_000_000 {
         seconds + 1
     } else {
         seconds
     };
+    // (truncated - offset) UTC seconds less the zone's base, 2015-01-01 at that offset.
     truncated - TIMESTAMP_BASE_SECONDS
 }
 
@@ -897,10 +904,17 @@ impl ColumnState {
                     nanos: n,
                 },
             ) => {
+                // A `timestamp with local time zone` is an instant, in UTC whatever the
+                // stripes' zone.
+                let offset = if *kind == Kind::Timestamp {
+                    ctx.writer_offset
+                } else {
+                    0
+                };
                 for_each_present(present, runs, |i| {
                     let secs = s.get(i).copied().unwrap_or(0);
                     let ns = n.get(i).copied().unwrap_or(0);
-                    seconds.push(file_seconds(secs, ns));
+                    seconds.push(file_seconds(secs, ns, offset));
                     nanos.push(encode_nanos(ns).cast_signed());
                     group.update_timestamp(secs * 1000 + i64::from(ns / 1_000_000), ns % 1_000_000);
                 });
@@ -1022,13 +1036,44 @@ mod tests {
         assert_eq!(encode_nanos(999_999_999), 999_999_999 << 3);
     }
 
+    /// What ORC Java's `TimestampTreeWriter` stores for the instant `utc_nanos` in a zone
+    /// `offset` seconds ahead of UTC: `vec.time` (milliseconds, floored) / 1000, which
+    /// truncates toward zero, less 2015-01-01 00:00:00 of the zone.
+    fn java_stored(utc_nanos: i128, offset: i64) -> i64 {
+        let millis = i64::try_from(utc_nanos.div_euclid(1_000_000)).unwrap();
+        millis / 1000 - (TIMESTAMP_BASE_SECONDS - offset)
+    }
+
     #[test]
     fn negative_timestamps_store_truncated_seconds() {
         // 1969-12-31 23:59:58.5 is second -2 plus half a second; Java stores -1.
-        assert_eq!(file_seconds(-2, 500_000_000), -1 - TIMESTAMP_BASE_SECONDS);
+        assert_eq!(
+            file_seconds(-2, 500_000_000, 0),
+            -1 - TIMESTAMP_BASE_SECONDS
+        );
         // Less than a millisecond of fraction: the floor.
-        assert_eq!(file_seconds(-2, 999), -2 - TIMESTAMP_BASE_SECONDS);
-        assert_eq!(file_seconds(1_420_070_400, 5), 0);
+        assert_eq!(file_seconds(-2, 999, 0), -2 - TIMESTAMP_BASE_SECONDS);
+        assert_eq!(file_seconds(1_420_070_400, 5, 0), 0);
+    }
+
+    #[test]
+    fn seconds_are_truncated_by_the_sign_of_the_utc_instant() {
+        // Instants around 1970-01-01T00:00:00Z and the zone's midnight, in every fixed
+        // zone the writer takes (Etc/GMT+12 to Etc/GMT-14).
+        for hours in -12_i64..=14 {
+            let offset = hours * 3600;
+            for utc_second in [-7200, -3601, -3600, -1801, -2, -1, 0, 1, 1799, 3599, 3600] {
+                for nanos in [0_u32, 1, 999_999, 1_000_000, 500_000_000, 999_999_999] {
+                    let utc = i128::from(utc_second) * 1_000_000_000 + i128::from(nanos);
+                    let wall = utc_second + offset;
+                    assert_eq!(
+                        file_seconds(wall, nanos, offset),
+                        java_stored(utc, offset),
+                        "{utc_second} s + {nanos} ns UTC at {hours} h"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -56,7 +56,10 @@ const ROW_BUFFER_BYTES: usize = 64 << 20;
 ///   decided per stripe after its first row group; binary is always direct. Char values
 ///   are cut or padded with spaces to their length, varchar values cut to theirs, as
 ///   Java does (rows refuse values that are too long instead).
-/// - Timestamps are seconds since 2015-01-01 00:00:00 and nanoseconds with their
+/// - Timestamps are seconds since 2015-01-01 00:00:00 (taken, as Java takes them, from
+///   the UTC instant truncated toward zero, so that an instant in the last second
+///   before 1970-01-01T00:00:00Z with a fraction of a millisecond or more reads back one
+///   second late: see [`WriterOptions::writer_timezone`]) and nanoseconds with their
 ///   trailing zeros folded; decimals are zigzag varints of any length and a scale per
 ///   value (the column's scale in 0.12, each value's own in 0.11).
 /// - Streams are compressed in chunks of at most the compression block size, kept
@@ -165,6 +168,13 @@ impl<W: Sink> OrcWriter<W> {
             v0: options.version == OrcVersion::V0_11,
             build_index: options.row_index_stride > 0,
             dictionary_threshold: options.dictionary_threshold,
+            // Version 0.11 records no zone: its timestamps count from 2015-01-01 UTC.
+            writer_offset: match options.version {
+                OrcVersion::V0_11 => 0,
+                OrcVersion::V0_12 => {
+                    options::fixed_offset_seconds(&options.writer_timezone).unwrap_or(0)
+                }
+            },
         };
         sink.write_all(b"ORC")?;
         Ok(Self {

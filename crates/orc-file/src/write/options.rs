@@ -170,6 +170,18 @@ impl WriterOptions {
     /// zone without daylight saving time or other changes of offset: `UTC`, `GMT`,
     /// `Etc/UTC`, `Etc/GMT` and `Etc/GMT+N` / `Etc/GMT-N`; other names are refused by
     /// [`OrcWriter::new`](crate::OrcWriter::new).
+    ///
+    /// The seconds are stored as Apache ORC's Java writer stores them: those of the UTC
+    /// instant (the wall clock less the zone's offset) truncated toward zero, which
+    /// readers take one second back from when they are negative and the fraction is a
+    /// millisecond or more. An instant from 1 s before 1970-01-01T00:00:00Z up to it,
+    /// with a fraction of a millisecond or more (a `timestamp` whose wall clock is
+    /// within a second before the zone's offset past midnight of 1970-01-01, a
+    /// `timestamp with local time zone` in the last second of 1969 UTC), therefore
+    /// stores second 0 and is read back, by ORC Java, the C++ reader and this crate
+    /// alike, one second late: 1969-12-31T23:59:59.999999Z as
+    /// 1970-01-01T00:00:00.999999Z. The format has no way to store it that Java reads
+    /// back (Java writes it so too).
     #[must_use]
     pub fn writer_timezone(mut self, zone: impl Into<String>) -> Self {
         self.writer_timezone = zone.into();
@@ -218,7 +230,7 @@ impl WriterOptions {
         if self.dictionary_threshold.is_nan() {
             return Err(Error::invalid_input("dictionary key size threshold NaN"));
         }
-        if !is_fixed_offset_zone(&self.writer_timezone) {
+        if fixed_offset_seconds(&self.writer_timezone).is_none() {
             return Err(Error::invalid_input(format!(
                 "writer time zone {:?}: only zones of a fixed offset are supported (UTC, GMT, \
                  Etc/UTC, Etc/GMT, Etc/GMT+N, Etc/GMT-N)",
@@ -229,21 +241,30 @@ impl WriterOptions {
     }
 }
 
-/// Whether `zone` names a zone whose offset never changed (so that a wall clock
-/// written relative to 2015-01-01 in it reads back the same everywhere).
-fn is_fixed_offset_zone(zone: &str) -> bool {
+/// The offset from UTC, in seconds, of `zone` if it names a zone whose offset never
+/// changed (so that a wall clock written relative to 2015-01-01 in it reads back the
+/// same everywhere); `None` for other names.
+pub(crate) fn fixed_offset_seconds(zone: &str) -> Option<i64> {
     match zone {
         "UTC" | "GMT" | "Etc/UTC" | "Etc/GMT" | "Etc/UCT" | "Etc/Universal" | "Etc/Zulu"
-        | "Etc/Greenwich" | "Etc/GMT0" | "Etc/GMT+0" | "Etc/GMT-0" => true,
+        | "Etc/Greenwich" | "Etc/GMT0" | "Etc/GMT+0" | "Etc/GMT-0" => Some(0),
         _ => {
-            // The tz database's Etc/GMT-14 .. Etc/GMT-1 and Etc/GMT+1 .. Etc/GMT+12.
-            let (hours, most) = match (zone.strip_prefix("Etc/GMT-"), zone.strip_prefix("Etc/GMT+"))
-            {
-                (Some(hours), _) => (hours, 14),
-                (_, Some(hours)) => (hours, 12),
-                _ => return false,
-            };
-            !hours.starts_with('0') && hours.parse::<u8>().is_ok_and(|h| (1..=most).contains(&h))
+            // The tz database's Etc/GMT-14 .. Etc/GMT-1 and Etc/GMT+1 .. Etc/GMT+12,
+            // whose signs are POSIX's: Etc/GMT+8 is 8 hours behind UTC.
+            let (hours, most, sign) =
+                match (zone.strip_prefix("Etc/GMT-"), zone.strip_prefix("Etc/GMT+")) {
+                    (Some(hours), _) => (hours, 14, 1),
+                    (_, Some(hours)) => (hours, 12, -1),
+                    _ => return None,
+                };
+            if hours.starts_with('0') {
+                return None;
+            }
+            let hours = hours
+                .parse::<u8>()
+                .ok()
+                .filter(|h| (1..=most).contains(h))?;
+            Some(sign * i64::from(hours) * 3600)
         }
     }
 }
@@ -301,5 +322,15 @@ mod tests {
                 .validate()
                 .is_err()
         );
+    }
+
+    #[test]
+    fn fixed_zones_have_posix_signs() {
+        assert_eq!(fixed_offset_seconds("UTC"), Some(0));
+        assert_eq!(fixed_offset_seconds("Etc/GMT+8"), Some(-8 * 3600));
+        assert_eq!(fixed_offset_seconds("Etc/GMT-14"), Some(14 * 3600));
+        assert_eq!(fixed_offset_seconds("Etc/GMT-15"), None);
+        assert_eq!(fixed_offset_seconds("Etc/GMT+08"), None);
+        assert_eq!(fixed_offset_seconds("Europe/Paris"), None);
     }
 }
