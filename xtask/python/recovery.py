@@ -7,12 +7,15 @@ by the xtask and recovered by `pqkit recover`, and the recovered files read by p
 `write` has the peers write field.py's realistic tables (the flat one of 24,000 rows and
 the nested one of 6,000) in row groups of 2,000 rows (DuckDB's are 2,048 at least) as
 DIR/<table>-<writer>.parquet, the writers pyarrow (its defaults), DuckDB (its defaults)
-and polars (its defaults).
+and polars (its defaults); and as ORC by pyarrow.orc (Apache ORC's C++ writer:
+DIR/<table>-pyarrow.orc, ZLIB for the flat table and ZSTD for the nested one, in stripes
+of a few KiB and row groups of 1,000 rows).
 
 `check` reads JOBS, a JSON list of {"source": PATH, "recovered": PATH}, and writes OUT, a
-JSON list with for each job {"row_groups": K, "equal": true} when pyarrow reads the
-recovered file and its rows are those of the source's first K row groups (K being the
-recovered file's number of row groups), or {"error": TEXT} with what went wrong.
+JSON list with for each job {"row_groups": K, "equal": true} when pyarrow (pyarrow.orc
+for a .orc file) reads the recovered file and its rows are those of the source's first K
+row groups or stripes (K being the recovered file's number of them), or {"error": TEXT}
+with what went wrong.
 """
 
 import json
@@ -21,6 +24,8 @@ import sys
 
 import duckdb
 import polars as pl
+import pyarrow as pa
+import pyarrow.orc as po
 import pyarrow.parquet as pq
 
 import field
@@ -50,9 +55,36 @@ def write(directory):
             os.path.join(directory, f"{name}-polars.parquet"),
             row_group_size=GROUP_ROWS,
         )
+        flat = name == "flat"
+        po.write_table(
+            table,
+            os.path.join(directory, f"{name}-pyarrow.orc"),
+            compression="zlib" if flat else "zstd",
+            stripe_size=16 * 1024 if flat else 2 * 1024,
+            compression_block_size=64 * 1024,
+            row_index_stride=1000,
+            batch_size=500,
+        )
+
+
+def check_orc(job):
+    recovered = po.ORCFile(job["recovered"])
+    k = recovered.nstripes
+    got = recovered.read()
+    source = po.ORCFile(job["source"])
+    want = pa.Table.from_batches(
+        [source.read_stripe(i) for i in range(k)], schema=source.schema
+    )
+    if not got.equals(want):
+        if got.schema != want.schema:
+            return {"error": f"schema {got.schema} where the source has {want.schema}"}
+        return {"error": f"the rows of {k} stripes differ from the source's"}
+    return {"row_groups": k, "equal": True}
 
 
 def check_one(job):
+    if job["source"].endswith(".orc"):
+        return check_orc(job)
     recovered = pq.ParquetFile(job["recovered"])
     k = recovered.metadata.num_row_groups
     got = recovered.read()

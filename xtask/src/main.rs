@@ -38,10 +38,10 @@
 //!   peer shows (`WRITER_BUGS`). ORC both ways (`orc/`): files that pyarrow.orc and pyorc
 //!   write, read by pqkit; files that `pqkit convert` writes (`ours-*.orc`), read by
 //!   pyarrow.orc and pyorc; what they refuse or misread pinned in `orc/pins.rs`.
-//!   Recovery (`recovery.rs`, `recover-*`): files of pyarrow, `DuckDB`, polars, ours
-//!   (with checkpoints and without) and arrow-rs cut at 20 points each, rebuilt by
-//!   `pqkit recover`, which must keep every row group whole before the cut, and read by
-//!   pyarrow as the source's first row groups.
+//!   Recovery (`recovery.rs`, `recover-*`): Parquet files of pyarrow, `DuckDB`, polars,
+//!   ours (with checkpoints and without) and arrow-rs, and ORC files of pyarrow.orc and
+//!   ours, cut at 20 points each and rebuilt by `pqkit recover`, which must keep every
+//!   row group (stripe) whole before the cut, read by pyarrow as the source's first ones.
 //! - `arrow [FILTER...]`: parquet-arrow's record batches of every Parquet and ORC file of
 //!   the corpus and of `interop`'s fixtures, and of pyarrow's files of a table of every
 //!   Arrow type, against pyarrow's tables of them (as Arrow IPC files), column for column

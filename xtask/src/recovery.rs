@@ -1,22 +1,25 @@
-//! Recovery in `cargo xtask interop`: Parquet files cut short at [`CUTS`] points each,
-//! rebuilt by `pqkit recover`, and read back by pyarrow (`xtask/python/recovery.py`).
+//! Recovery in `cargo xtask interop`: Parquet and ORC files cut short at [`CUTS`] points
+//! each, rebuilt by `pqkit recover`, and read back by pyarrow
+//! (`xtask/python/recovery.py`).
 //!
 //! The files: field.py's realistic flat and nested tables written in row groups of
 //! 2,000 rows by pyarrow, `DuckDB` and polars (their default settings otherwise); the
 //! pyarrow ones rewritten by `pqkit rewrite` in row groups of 2,000, without and with
-//! checkpoints (`--checkpoint-every 3`); and a file of the corpus that arrow-rs wrote
-//! (`DataFusion`'s, 50 row groups). [`recover_cuts`] takes other writers' files too (the
-//! Spark harness gives it parquet-java's).
+//! checkpoints (`--checkpoint-every 3`); a file of the corpus that arrow-rs wrote
+//! (`DataFusion`'s, 50 row groups); and as ORC, written by pyarrow.orc (Apache ORC's C++
+//! writer, small stripes) and by `pqkit convert`. [`recover_cuts`] takes other writers'
+//! files too (the Spark harness gives it parquet-java's and ORC Java's).
 //!
 //! Each cut file is recovered with the source as `--like` (as a user gives a sibling
 //! file), but a file with checkpoints, recovered without it (its checkpoints give the
 //! schema) unless the cut comes before its first one. The recovered file must keep
-//! exactly the row groups that end before the cut (the largest number the cut allows),
-//! and pyarrow must read it as the source's first row groups, value for value. Each
-//! file's line says, per cut, the row groups kept of those the cut allows.
+//! exactly the row groups (stripes) that end before the cut (the largest number the cut
+//! allows), and pyarrow must read it as the source's first row groups (stripes), value
+//! for value. Each file's line says, per cut, what was kept of what the cut allows.
 
 use crate::python::{Python, read};
 use crate::rows::{Pqkit, Tally};
+use orc_file::OrcReader;
 use parquet_file::FileReader;
 use serde_json::{Value, json};
 use std::ffi::OsString;
@@ -89,6 +92,28 @@ pub(crate) fn run(
             }
             sources.push(Source { path, checkpoints });
         }
+        sources.push(Source {
+            path: sources_dir.join(format!("{table}-pyarrow.orc")),
+            checkpoints: false,
+        });
+        let path = sources_dir.join(format!("{table}-ours.orc"));
+        let args: Vec<OsString> = vec![
+            "convert".into(),
+            from.clone().into(),
+            path.clone().into(),
+            "--stripe-size".into(),
+            "65536".into(),
+            "--row-index-stride".into(),
+            "1000".into(),
+        ];
+        let output = pqkit.run(&args)?;
+        if output.code != Some(0) {
+            return Err(format!("pqkit convert: {}", output.describe()));
+        }
+        sources.push(Source {
+            path,
+            checkpoints: false,
+        });
     }
     let corpus_file = corpus.join("parquet-testing/data").join(CORPUS_FILE);
     if corpus_file.exists() {
@@ -186,7 +211,7 @@ pub(crate) fn recover_cuts(
         if problems.is_empty() {
             tally.pass(
                 &label,
-                &format!("cut at byte:row groups kept/whole before the cut: {summary}"),
+                &format!("cut at byte: kept/whole before the cut: {summary}"),
             );
         } else {
             tally.fail(&label, &problems.join("\n      "));
@@ -203,27 +228,13 @@ fn cut_and_recover(
     dir: &Path,
 ) -> Result<Vec<Cut>, String> {
     let bytes = std::fs::read(&source.path).map_err(|e| format!("{name}: {e}"))?;
-    let reader = FileReader::open(bytes.clone()).map_err(|e| format!("{name}: {e}"))?;
-    // Where each row group's bytes end.
-    let ends: Vec<u64> = reader
-        .metadata()
-        .row_groups()
-        .iter()
-        .map(|group| {
-            group
-                .columns()
-                .iter()
-                .filter_map(|c| c.metadata())
-                .map(|m| {
-                    m.dictionary_page_offset()
-                        .unwrap_or(m.data_page_offset())
-                        .min(m.data_page_offset())
-                        + m.total_compressed_size()
-                })
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let orc = name.ends_with(".orc");
+    let ends = if orc {
+        stripe_ends(&bytes)
+    } else {
+        row_group_ends(&bytes)
+    }
+    .map_err(|e| format!("{name}: {e}"))?;
     let len = bytes.len() as u64;
     let mut cuts = Vec::with_capacity(CUTS);
     let mut random = Random::new(name);
@@ -232,7 +243,8 @@ fn cut_and_recover(
     for at in points {
         let allowed = ends.iter().take_while(|&&end| end <= at).count();
         let cut_path = dir.join(format!("{name}.cut-{at}"));
-        let recovered = dir.join(format!("{name}.recovered-{at}.parquet"));
+        let extension = if orc { "orc" } else { "parquet" };
+        let recovered = dir.join(format!("{name}.recovered-{at}.{extension}"));
         #[allow(clippy::cast_possible_truncation)] // below the length of `bytes`
         std::fs::write(&cut_path, &bytes[..at as usize])
             .map_err(|e| format!("{}: {e}", cut_path.display()))?;
@@ -253,12 +265,17 @@ fn cut_and_recover(
             kept: None,
         };
         if output.code == Some(0) {
-            match std::fs::read(&recovered)
+            let kept = std::fs::read(&recovered)
                 .map_err(|e| e.to_string())
-                .and_then(|b| FileReader::open(b).map_err(|e| e.to_string()))
-            {
-                Ok(reader) => {
-                    let kept = reader.metadata().row_groups().len();
+                .and_then(|b| {
+                    if orc {
+                        stripe_ends(&b).map(|e| e.len())
+                    } else {
+                        row_group_ends(&b).map(|e| e.len())
+                    }
+                });
+            match kept {
+                Ok(kept) => {
                     cut.kept = Some(kept);
                     cut.recovered = Some(recovered);
                     if kept != allowed {
@@ -275,6 +292,40 @@ fn cut_and_recover(
         cuts.push(cut);
     }
     Ok(cuts)
+}
+
+/// Where each row group of a Parquet file ends.
+fn row_group_ends(bytes: &[u8]) -> Result<Vec<u64>, String> {
+    let reader = FileReader::open(bytes.to_vec()).map_err(|e| e.to_string())?;
+    Ok(reader
+        .metadata()
+        .row_groups()
+        .iter()
+        .map(|group| {
+            group
+                .columns()
+                .iter()
+                .filter_map(|c| c.metadata())
+                .map(|m| {
+                    m.dictionary_page_offset()
+                        .unwrap_or(m.data_page_offset())
+                        .min(m.data_page_offset())
+                        + m.total_compressed_size()
+                })
+                .max()
+                .unwrap_or(0)
+        })
+        .collect())
+}
+
+/// Where each stripe of an ORC file ends.
+fn stripe_ends(bytes: &[u8]) -> Result<Vec<u64>, String> {
+    let reader = OrcReader::open(bytes.to_vec()).map_err(|e| e.to_string())?;
+    Ok(reader
+        .stripes()
+        .iter()
+        .map(|s| s.offset + s.index_length + s.data_length + s.footer_length)
+        .collect())
 }
 
 /// `SplitMix64`, seeded by a file's name: the same cuts on every run.
