@@ -322,3 +322,27 @@ fn the_second_taken_back_goes_by_the_utc_instant() {
         [(1_800, 500_000_000), (3_600, 999_999_000)]
     );
 }
+
+/// A file whose first (and only) stripe's footer at `at` grew by `grown` bytes: the
+/// file footer's record of it updated.
+fn shift_tail(bytes: &[u8], _at: usize, grown: usize) -> Vec<u8> {
+    let ps_len = *bytes.last().unwrap() as usize;
+    let ps_start = bytes.len() - 1 - ps_len;
+    let ps = proto::PostScript::decode(&bytes[ps_start..bytes.len() - 1]).unwrap();
+    let footer_start = ps_start - ps.footer_length.unwrap() as usize;
+    let mut footer = proto::Footer::decode(&bytes[footer_start..ps_start]).unwrap();
+    let stripe = &mut footer.stripes[0];
+    stripe.footer_length = Some(stripe.footer_length.unwrap() + grown as u64);
+    footer.content_length = footer.content_length.map(|l| l + grown as u64);
+    let footer = footer.encode_to_vec();
+    let mut out = bytes[..footer_start].to_vec();
+    out.extend_from_slice(&footer);
+    let ps = proto::PostScript {
+        footer_length: Some(footer.len() as u64),
+        ..ps
+    }
+    .encode_to_vec();
+    out.extend_from_slice(&ps);
+    out.push(u8::try_from(ps.len()).unwrap());
+    out
+}
