@@ -336,43 +336,27 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
             );
         }
         start = tail.end;
-        if !can_scan(like) {
-            // Nothing can follow: the intermediate footer is the file, as ORC Java's
-            // recovery makes it.
-            let dropped = (tail.end < len).then(|| Dropped {
-                offset: tail.end,
-                len: len - tail.end,
-                reason: DropReason::NotScanned(why_not(like)),
-            });
-            return Ok(Recovery {
-                found,
-                num_rows: rows(&stripes),
-                data_end: tail.end,
-                tail: Bytes::new(),
-                dropped,
-                intact: false,
-            });
-        }
-    } else if !can_scan(like) {
-        return finish(
-            source,
-            like,
-            &stripes,
-            found,
-            len,
-            Some(DropReason::NotScanned(why_not(like))),
-        );
     }
-    let (scanned, reason) = scan(source, like, &tails, start, len)?;
-    let all_kept = scanned.is_empty() && reason.is_none();
-    if all_kept && let Some(tail) = base {
-        // The intermediate footer, as written.
+    let (scanned, reason) = if can_scan(like) {
+        scan(source, like, &tails, start, len)?
+    } else {
+        (Vec::new(), Some(DropReason::NotScanned(why_not(like))))
+    };
+    if scanned.is_empty()
+        && let Some(tail) = base
+    {
+        // Nothing follows: the intermediate footer, as written, is the file.
+        let dropped = (tail.end < len).then(|| Dropped {
+            offset: tail.end,
+            len: len - tail.end,
+            reason: reason.unwrap_or(DropReason::Unrecognized),
+        });
         return Ok(Recovery {
             found,
             num_rows: rows(&stripes),
             data_end: tail.end,
             tail: Bytes::new(),
-            dropped: None,
+            dropped,
             intact: false,
         });
     }

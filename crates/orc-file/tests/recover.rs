@@ -191,3 +191,90 @@ fn not_orc_is_an_error() {
     let error = recover(&b"PAR1 something".to_vec(), &RecoverOptions::new()).unwrap_err();
     assert!(matches!(error, Error::Format { .. }), "{error}");
 }
+
+#[test]
+fn intermediate_footers_are_read_past_and_recovered_from() {
+    let all = rows();
+    let plain = write(options(OrcCompression::Zlib));
+    let checked = write(options(OrcCompression::Zlib).checkpoint_every(2));
+    assert!(checked.len() > plain.len());
+    assert_eq!(read_rows(checked.clone()), all);
+    let ends = stripe_ends(&checked);
+    assert_eq!(ends.len(), stripe_ends(&plain).len());
+    // The first intermediate footer follows the second stripe.
+    let first_footer = ends[2].0;
+    for k in 1..24 {
+        let cut_len = checked.len() * k / 24;
+        let cut = checked[..cut_len].to_vec();
+        let whole = ends
+            .iter()
+            .filter(|(end, _)| *end <= cut_len as u64)
+            .count();
+        let what = format!("cut at {cut_len}");
+        let recovery = match recover(&cut, &RecoverOptions::new()) {
+            Ok(recovery) => recovery,
+            Err(error) => {
+                // Before the first intermediate footer ends, nothing tells the schema.
+                assert!(
+                    cut_len < usize::try_from(first_footer).unwrap(),
+                    "{what}: {error}"
+                );
+                assert!(matches!(error, Error::InvalidInput { .. }), "{error}");
+                continue;
+            }
+        };
+        assert_eq!(recovery.found().len(), whole, "{what}");
+        let checkpointed = recovery
+            .found()
+            .iter()
+            .filter(|f| matches!(f, Found::Checkpoint(_)))
+            .count();
+        // Every stripe of the last intermediate footer before the cut: one after each
+        // second stripe, unless the cut falls inside it.
+        let at_least = (whole / 2 * 2).saturating_sub(2);
+        assert!(checkpointed >= at_least, "{what}: {:?}", recovery.found());
+        let rows: u64 = ends.iter().take(whole).map(|(_, r)| r).sum();
+        let back = read_rows(recovered(&cut, &recovery));
+        assert_eq!(back, all[..usize::try_from(rows).unwrap()], "{what}");
+    }
+}
+
+#[test]
+fn without_a_codec_the_last_intermediate_footer_is_the_file() {
+    let checked = write(options(OrcCompression::None).checkpoint_every(2));
+    let ends = stripe_ends(&checked);
+    let cut = checked[..usize::try_from(ends[5].0).unwrap() - 7].to_vec();
+    let recovery = recover(&cut, &RecoverOptions::new()).unwrap();
+    // Stripes 1 to 4, in the footer after the fourth; the fifth is not looked for.
+    assert_eq!(recovery.found().len(), 4);
+    assert!(matches!(recovery.found()[0], Found::Checkpoint(_)));
+    let dropped = recovery.dropped().unwrap();
+    assert!(
+        matches!(dropped.reason, DropReason::NotScanned(_)),
+        "{}",
+        dropped.reason
+    );
+    // The file is the source up to that footer, byte for byte.
+    let out = recovered(&cut, &recovery);
+    assert_eq!(out, cut[..out.len()]);
+    let rows: u64 = ends.iter().take(4).map(|(_, r)| r).sum();
+    assert_eq!(read_rows(out).len() as u64, rows);
+}
+
+#[test]
+fn write_intermediate_footer_gives_a_readable_length() {
+    let schema = TypeDescription::parse(SCHEMA).unwrap();
+    let mut writer = OrcWriter::new(Vec::new(), schema, options(OrcCompression::Zstd)).unwrap();
+    let all = rows();
+    for row in &all[..100] {
+        writer.write_row(row).unwrap();
+    }
+    let len = writer.write_intermediate_footer().unwrap();
+    for row in &all[100..300] {
+        writer.write_row(row).unwrap();
+    }
+    let file = writer.finish().unwrap();
+    let prefix = file[..usize::try_from(len).unwrap()].to_vec();
+    assert_eq!(read_rows(prefix), all[..100]);
+    assert_eq!(read_rows(file), all[..300]);
+}

@@ -104,10 +104,20 @@ fn output_format(args: &ConvertArgs) -> Result<Option<FileFormat>, Failure> {
 
 /// Refuses the flags of a writer other than the output's (`to`).
 fn writer_flags_fit(args: &ConvertArgs, to: Option<FileFormat>) -> Result<(), Failure> {
-    if to != Some(FileFormat::Parquet)
-        && let Some(flag) = args.write.first_given()
+    if to == Some(FileFormat::Orc)
+        && let Some(flag) = args.write.first_parquet_only()
     {
         return Err(Failure::Usage(format!("{flag} is for Parquet output")));
+    }
+    if !matches!(to, Some(FileFormat::Parquet | FileFormat::Orc))
+        && let Some(flag) = args.write.first_given()
+    {
+        let output = if flag == "--checkpoint-every" {
+            "Parquet and ORC output"
+        } else {
+            "Parquet output"
+        };
+        return Err(Failure::Usage(format!("{flag} is for {output}")));
     }
     if to != Some(FileFormat::Orc)
         && let Some(flag) = args.orc.first_given()
@@ -535,15 +545,20 @@ fn open_sink(
             Sink::Parquet(Box::new(writer))
         }
         (FileFormat::Orc, RowSchema::Orc(t)) => {
-            let writer = OrcWriter::new(BufWriter::new(output), t.clone(), args.orc.options())
-                .map_err(|e| match e {
+            let options = args
+                .orc
+                .options()
+                .checkpoint_every(args.write.checkpoint_every().unwrap_or(0));
+            let writer = OrcWriter::new(BufWriter::new(output), t.clone(), options).map_err(
+                |e| match e {
                     // A setting that does not fit the file (a timestamp with local time
                     // zone in version 0.11, a block size out of range).
                     orc_file::Error::InvalidInput { what } => {
                         Failure::Usage(format!("{shown}: {what}"))
                     }
                     e => orc_writing(e),
-                })?;
+                },
+            )?;
             Sink::Orc(Box::new(writer))
         }
         (FileFormat::Jsonl, _) => Sink::Text(Printer::new(Format::Jsonl), BufWriter::new(output)),

@@ -40,9 +40,9 @@ pub(crate) struct WriteArgs {
     /// A row group ends at this many rows.
     #[arg(long, value_name = "N", value_parser = positive)]
     row_group_rows: Option<usize>,
-    /// Writes a checkpoint after every N row groups: a footer of the row groups so far,
-    /// from which `pqkit recover` restores them if the write never finishes (not with
-    /// encryption).
+    /// Writes a checkpoint after every N row groups (of ORC output: stripes): a footer of
+    /// those so far, from which `pqkit recover` restores them if the write never
+    /// finishes (not with encryption).
     #[arg(long, value_name = "N", value_parser = positive, conflicts_with = "encrypt_footer_key")]
     checkpoint_every: Option<usize>,
     /// A data page ends at this many rows.
@@ -248,13 +248,20 @@ impl WriteArgs {
     /// The first flag given, when any is (for output that is not Parquet, where none
     /// applies).
     pub(crate) fn first_given(&self) -> Option<&'static str> {
+        self.checkpoint_every
+            .map(|_| "--checkpoint-every")
+            .or_else(|| self.first_parquet_only())
+    }
+
+    /// The first flag given that only Parquet output takes (all but
+    /// `--checkpoint-every`, which ORC output takes too).
+    pub(crate) fn first_parquet_only(&self) -> Option<&'static str> {
         let e = &self.encrypt;
         [
             (self.compression.is_some(), "--compression"),
             (!self.encoding.is_empty(), "--encoding"),
             (self.page_version.is_some(), "--page-version"),
             (self.row_group_rows.is_some(), "--row-group-rows"),
-            (self.checkpoint_every.is_some(), "--checkpoint-every"),
             (self.page_rows.is_some(), "--page-rows"),
             (self.page_bytes.is_some(), "--page-bytes"),
             (self.dictionary.is_some(), "--dictionary"),
@@ -267,6 +274,12 @@ impl WriteArgs {
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    /// After how many row groups (or stripes) a checkpoint is written, when
+    /// `--checkpoint-every` says.
+    pub(crate) fn checkpoint_every(&self) -> Option<usize> {
+        self.checkpoint_every
     }
 
     /// The unit of every timestamp written, when `--timestamp-unit` gives one.

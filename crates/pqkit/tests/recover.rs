@@ -170,6 +170,21 @@ fn recover_refuses_what_it_cannot_do_before_writing() {
             vec!["convert", &plain, "y.parquet", "--checkpoint-every", "0"],
             "--checkpoint-every",
         ),
+        (
+            vec!["convert", &plain, "y.csv", "--checkpoint-every", "2"],
+            "--checkpoint-every is for Parquet and ORC output",
+        ),
+        (
+            vec![
+                "convert",
+                &plain,
+                "y.orc",
+                "--checkpoint-every",
+                "2",
+                "--no-crc",
+            ],
+            "--no-crc is for Parquet output",
+        ),
     ] {
         let output = pqkit(&args);
         assert_eq!(
@@ -253,4 +268,46 @@ fn orc_files_cut_short_keep_their_whole_stripes() {
         first_lines(&all, usize::try_from(rows).unwrap())
     );
     assert!(ok(&["verify", &out]).starts_with("ok"), "verify");
+
+    // With intermediate footers (after every second stripe), no sibling is needed: the
+    // last footer before the cut gives the schema, and the cut stripe is dropped.
+    let checked = dir.path("checked.orc");
+    ok(&[
+        "convert",
+        &jsonl,
+        &checked,
+        "--stripe-size",
+        "4000",
+        "--orc-block-size",
+        "2048",
+        "--row-index-stride",
+        "50",
+        "--checkpoint-every",
+        "2",
+    ]);
+    assert_eq!(cat(&checked, &[]), all);
+    let stripes = orc_file::OrcReader::open(fs::read(&checked).unwrap())
+        .unwrap()
+        .stripes()
+        .to_vec();
+    let fifth = stripes[4];
+    let len = usize::try_from(fifth.offset + 5).unwrap();
+    let broken = cut(&dir, &checked, len, "broken-checked.orc");
+    let out = dir.path("out-checked.orc");
+    let output = pqkit(&["recover", &broken, &out]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows: u64 = stripes[..4].iter().map(|s| s.num_rows).sum();
+    let said = stderr(&output);
+    assert!(
+        said.contains(&format!("kept 4 stripes, {rows} rows"))
+            && said.contains("4 from the intermediate footer ending at byte"),
+        "{said}"
+    );
+    // The source up to that footer, as written.
+    let recovered = fs::read(&out).unwrap();
+    assert_eq!(recovered, fs::read(&broken).unwrap()[..recovered.len()]);
+    assert_eq!(
+        cat(&out, &[]),
+        first_lines(&all, usize::try_from(rows).unwrap())
+    );
 }

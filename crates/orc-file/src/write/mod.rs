@@ -301,6 +301,23 @@ impl<W: Sink> OrcWriter<W> {
         self.user_metadata.insert(key.into(), value);
     }
 
+    /// Writes the rows so far as a stripe, then an intermediate footer: a whole tail
+    /// (metadata, footer, postscript) of the stripes so far, as Apache ORC's Java writer
+    /// does in `writeIntermediateFooter`. A reader given the file's first bytes up to the
+    /// length returned reads those stripes; the next stripes follow the footer, and the
+    /// final tail covers them all. Gives the length of the file so far.
+    ///
+    /// # Errors
+    ///
+    /// Errors of the sink or the codec, or of an earlier failure.
+    pub fn write_intermediate_footer(&mut self) -> Result<u64> {
+        self.check_usable()?;
+        self.flush_rows()?;
+        self.flush_stripe()?;
+        self.write_tail()?;
+        Ok(self.offset)
+    }
+
     /// Writes the last stripe and the file's tail, and returns the sink.
     ///
     /// # Errors
@@ -349,6 +366,10 @@ impl<W: Sink> OrcWriter<W> {
             }
             if self.estimated_stripe_size() >= self.options.stripe_size {
                 self.flush_stripe()?;
+                let every = self.options.checkpoint_every;
+                if every > 0 && self.stripes.len().is_multiple_of(every) {
+                    self.write_tail()?;
+                }
             }
             start += len;
         }
@@ -481,12 +502,13 @@ impl<W: Sink> OrcWriter<W> {
         Ok(())
     }
 
-    /// Writes the metadata section, the footer, the postscript and its length.
+    /// Writes the metadata section, the footer, the postscript and its length: of the
+    /// stripes so far (the final tail, or an intermediate footer).
     fn write_tail(&mut self) -> Result<()> {
         let mut chunks = Vec::new();
         let content_length = self.offset;
         let metadata = proto::Metadata {
-            stripe_stats: std::mem::take(&mut self.stripe_statistics),
+            stripe_stats: self.stripe_statistics.clone(),
         };
         let mut metadata_bytes = Vec::new();
         let metadata_length =
@@ -494,13 +516,14 @@ impl<W: Sink> OrcWriter<W> {
         let footer = proto::Footer {
             header_length: Some(3),
             content_length: Some(content_length),
-            stripes: std::mem::take(&mut self.stripes),
+            stripes: self.stripes.clone(),
             types: self.schema.to_proto(),
-            metadata: std::mem::take(&mut self.user_metadata)
-                .into_iter()
+            metadata: self
+                .user_metadata
+                .iter()
                 .map(|(name, value)| proto::UserMetadataItem {
-                    name: Some(name),
-                    value: Some(value),
+                    name: Some(name.clone()),
+                    value: Some(value.clone()),
                 })
                 .collect(),
             number_of_rows: Some(self.rows_written),

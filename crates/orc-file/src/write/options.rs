@@ -83,6 +83,7 @@ pub struct WriterOptions {
     pub(crate) row_index_stride: usize,
     pub(crate) dictionary_threshold: f64,
     pub(crate) writer_timezone: String,
+    pub(crate) checkpoint_every: usize,
 }
 
 impl Default for WriterOptions {
@@ -96,11 +97,28 @@ impl Default for WriterOptions {
             row_index_stride: 10_000,
             dictionary_threshold: 0.8,
             writer_timezone: "UTC".to_owned(),
+            checkpoint_every: 0,
         }
     }
 }
 
 impl WriterOptions {
+    /// Writes an intermediate footer after every `stripes` stripes (0, the default: none),
+    /// as [`OrcWriter::write_intermediate_footer`](crate::OrcWriter::write_intermediate_footer)
+    /// does: a whole tail of the stripes so far, from which
+    /// [`recover`](crate::recover::recover()) (and ORC Java's `orc-tools meta --recover`)
+    /// restore them if the writer dies before [`finish`](crate::OrcWriter::finish).
+    ///
+    /// Readers never look between stripes, where intermediate footers lie, and read the
+    /// file as any other. The cost is their bytes: the `k`th repeats the stripe
+    /// information and statistics of `k × stripes` stripes (tens of bytes per stripe, and
+    /// per column a stripe's statistics).
+    #[must_use]
+    pub fn checkpoint_every(mut self, stripes: usize) -> Self {
+        self.checkpoint_every = stripes;
+        self
+    }
+
     /// The defaults (see the type's docs).
     pub fn new() -> Self {
         Self::default()
