@@ -75,8 +75,8 @@ mod error;
 /// the `.proto` file's comment as its doc all the same).
 #[allow(missing_docs, clippy::all, clippy::pedantic)]
 pub mod proto;
-pub mod recover;
 mod read;
+pub mod recover;
 mod row;
 pub mod schema;
 pub mod statistics;
