@@ -323,6 +323,20 @@ fn the_second_taken_back_goes_by_the_utc_instant() {
     );
 }
 
+#[test]
+fn los_angeles_keeps_its_offset_to_the_end_of_9999() {
+    // 9999-12-31T23:59:59.999999Z and 9999-12-30T12:00:00Z (before jiff's last
+    // instant), as ORC Java writes and reads them in Los Angeles: 8 hours behind.
+    let end = days(9999, 12, 31) * 86_400 + 86_399 - 8 * 3600;
+    let noon = days(9999, 12, 30) * 86_400 + 43_200 - 8 * 3600;
+    let values = [(end, 999_999_000), (noon, 0)];
+    let bytes = timestamps(
+        &values,
+        WriterOptions::default().writer_timezone("Etc/GMT+8"),
+    );
+    assert_eq!(read_timestamps(in_los_angeles(&bytes)), values);
+}
+
 /// A file whose first (and only) stripe's footer at `at` grew by `grown` bytes: the
 /// file footer's record of it updated.
 fn shift_tail(bytes: &[u8], _at: usize, grown: usize) -> Vec<u8> {

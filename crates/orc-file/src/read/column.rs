@@ -1010,13 +1010,40 @@ impl Zone {
             Self::Named { zone, first, .. } => {
                 let offset = match first {
                     Some((at, offset)) if utc < *at => *offset,
-                    _ => jiff::Timestamp::from_second(utc)
-                        .map_or(0, |t| i64::from(zone.to_offset(t).seconds())),
+                    _ => offset_at(zone, utc),
                 };
                 utc.wrapping_add(offset)
             }
         }
     }
+}
+
+/// Seconds in 400 years of the Gregorian calendar: 146,097 days, a whole number of weeks,
+/// after which the calendar, and so a zone's rules past its last transition (the `TZif`
+/// footer's POSIX TZ string: a day of a week of a month, at a time), repeat.
+const GREGORIAN_CYCLE_SECONDS: i64 = 146_097 * 86_400;
+
+/// The offset of `zone` at `utc` seconds from the epoch. jiff's instants end 26 hours
+/// short of the years -9999 and 9999 (so that every offset keeps them in its civil
+/// range): an instant past them takes the offset of the same moment a whole number of
+/// 400-year cycles closer, where the zone's last rules hold the same.
+fn offset_at(zone: &jiff::tz::TimeZone, utc: i64) -> i64 {
+    let (min, max) = (
+        jiff::Timestamp::MIN.as_second(),
+        jiff::Timestamp::MAX.as_second(),
+    );
+    let cycles = if utc > max {
+        (i128::from(utc) - i128::from(max)).div_euclid(i128::from(GREGORIAN_CYCLE_SECONDS)) + 1
+    } else if utc < min {
+        -((i128::from(min) - i128::from(utc)).div_euclid(i128::from(GREGORIAN_CYCLE_SECONDS)) + 1)
+    } else {
+        0
+    };
+    let within = i128::from(utc) - cycles * i128::from(GREGORIAN_CYCLE_SECONDS);
+    i64::try_from(within)
+        .ok()
+        .and_then(|s| jiff::Timestamp::from_second(s).ok())
+        .map_or(0, |t| i64::from(zone.to_offset(t).seconds()))
 }
 
 /// An empty vector to be filled.
@@ -1309,6 +1336,30 @@ mod tests {
         assert_eq!(zone.wall_clock(summer), summer - 7 * 3600);
     }
     use super::*;
+
+    #[test]
+    fn zones_keep_their_last_rules_to_the_end_of_9999() {
+        let zone = Zone::new("America/Los_Angeles").unwrap();
+        let last = jiff::Timestamp::MAX.as_second();
+        // 9999-12-31 23:59:59 UTC, past jiff's last instant (9999-12-30 22:00:00 UTC):
+        // Pacific Standard Time, as on every 31 December.
+        let end = 253_402_300_799;
+        assert!(end > last);
+        assert_eq!(zone.wall_clock(end), end - 8 * 3600);
+        assert_eq!(zone.wall_clock(last + 1), last + 1 - 8 * 3600);
+        // 400 years on, past any calendar's use, the rules still hold: summer time in
+        // July of 10399 (1 July 10399 12:00 UTC).
+        let july = 266_009_184_000 + 12 * 3600;
+        assert_eq!(zone.wall_clock(july), july - 7 * 3600);
+        // A zone without transitions keeps its offset before jiff's first instant too.
+        let tokyo_like = Zone::new("Etc/GMT-9").unwrap();
+        let first = jiff::Timestamp::MIN.as_second();
+        assert_eq!(tokyo_like.wall_clock(first - 10), first - 10 + 9 * 3600);
+        assert_eq!(
+            tokyo_like.wall_clock(i64::MAX - 86_400),
+            i64::MAX - 86_400 + 9 * 3600
+        );
+    }
 
     #[test]
     fn nanos_drop_trailing_zeros() {
