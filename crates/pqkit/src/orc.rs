@@ -907,6 +907,16 @@ fn recorded(stats: &[proto::ColumnStatistics], rows: u64) -> bool {
     rows == 0 || stats.iter().any(|c| c.number_of_values.unwrap_or(0) > 0)
 }
 
+/// `stats` in the calendar the values are read in (a hybrid-calendar file's date
+/// statistics as the proleptic days of the dates they name), so that each is judged
+/// against the values as read.
+fn as_read(reader: &OrcFile, stats: &[proto::ColumnStatistics]) -> Vec<proto::ColumnStatistics> {
+    stats
+        .iter()
+        .map(|s| reader.statistics_as_read(s.clone()))
+        .collect()
+}
+
 /// `pqkit verify` of an ORC file: every row of every stripe read, the row counts of the
 /// footer and the statistics of the file and of each stripe checked against the values.
 pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failure> {
@@ -956,7 +966,7 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
             Some(stats) if !recorded(&stats.col_stats, got) => empty += 1,
             Some(stats) => compare(
                 &format!("stripe {i}"),
-                &stats.col_stats,
+                &as_read(reader, &stats.col_stats),
                 &stripe,
                 &names,
                 &mut problems,
@@ -972,9 +982,9 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
         extra?;
         problems.push("rows past the stripes' counts".into());
     }
-    let file_stats = reader.file_statistics_proto();
-    if recorded(file_stats, read) {
-        compare("file", file_stats, &file, &names, &mut problems, &mut notes);
+    let in_file = as_read(reader, reader.file_statistics_proto());
+    if recorded(&in_file, read) {
+        compare("file", &in_file, &file, &names, &mut problems, &mut notes);
     } else {
         empty += 1;
     }
@@ -994,7 +1004,7 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
         )));
     }
     // The sets of statistics checked: the file's and each stripe's.
-    let sets = usize::from(!file_stats.is_empty()) + stripe_stats.len().min(stripes.len());
+    let sets = usize::from(!in_file.is_empty()) + stripe_stats.len().min(stripes.len());
     let checked = match (sets - empty.min(sets), empty) {
         (0, 0) => "; no statistics".to_owned(),
         (n, 0) => format!("; {n} sets of statistics (file and stripes) agree with the values"),

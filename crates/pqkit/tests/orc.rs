@@ -546,6 +546,50 @@ fn verify_reports_orc_files_that_disagree_with_themselves() {
 }
 
 #[test]
+fn verify_judges_a_hybrid_calendar_files_dates_as_they_are_read() {
+    // Days of the hybrid Julian/Gregorian calendar, as Spark and ORC Java write them in
+    // a file that says JULIAN_GREGORIAN: 0001-01-01 (-719164, which is -719162
+    // proleptic), 1582-10-04 (the day before the cutover), 1970-01-01. The statistics
+    // hold the stored days; the values are read as the dates they name.
+    let dir = TempDir::new("orc-verify-hybrid");
+    let path = dir.path("proleptic.orc");
+    let rows: Vec<Row> = [-719_164, -141_428, 0]
+        .into_iter()
+        .map(|d| Row::new(vec![(Arc::from("d"), Field::Date(d))]))
+        .collect();
+    let options = WriterOptions::default().compression(OrcCompression::None);
+    let schema = TypeDescription::parse("struct<d:date>").unwrap();
+    write(&path, schema, options, &rows);
+    assert!(ok(&["verify", &path]).starts_with("ok: 3 rows"));
+    // The footer's calendar (tag 11, 0x58) made JULIAN_GREGORIAN (1) from
+    // PROLEPTIC_GREGORIAN (2).
+    let mut bytes = std::fs::read(&path).unwrap();
+    let footer_end = bytes.len() - 1 - usize::from(*bytes.last().unwrap());
+    patch(&mut bytes, footer_end, &[0x58, 0x02], &[0x58, 0x01]);
+    let hybrid = dir.path("hybrid.orc");
+    std::fs::write(&hybrid, &bytes).unwrap();
+    assert_eq!(
+        cat(&hybrid, &[]),
+        "{\"d\":\"0001-01-01\"}\n{\"d\":\"1582-10-04\"}\n{\"d\":\"1970-01-01\"}\n"
+    );
+    assert!(ok(&["verify", &hybrid]).starts_with(
+        "ok: 3 rows, 1 stripes, 2 columns; ORC 0.12 NONE; 2 sets of statistics (file and \
+         stripes) agree with the values"
+    ));
+    // A statistic that the values contradict in either calendar still fails: the file's
+    // greatest day, 0 (sint32 zigzag 00 after the tag 10), made 1 (zigzag 02), judged
+    // as the same day in both.
+    patch(&mut bytes, footer_end, &[0x10, 0x00], &[0x10, 0x02]);
+    std::fs::write(&hybrid, &bytes).unwrap();
+    let output = pqkit(&["verify", &hybrid]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!("pqkit: {hybrid}: file, column 1 (d): the statistics' max is 1, the values' 0\n")
+    );
+}
+
+#[test]
 fn files_are_known_by_their_first_bytes() {
     let dir = TempDir::new("orc-magic");
     // An ORC file named .parquet, and one named .jsonl.

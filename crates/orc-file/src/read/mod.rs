@@ -314,6 +314,19 @@ impl<S: Source> OrcReader<S> {
             .unwrap_or(proto::CalendarKind::UnknownCalendar)
     }
 
+    /// `stats`, statistics of one of this file's columns (the file's, a stripe's or a
+    /// row group's), in the calendar its values are read in: in a file whose days count
+    /// in the hybrid Julian/Gregorian calendar, a date column's least and greatest days
+    /// are the proleptic days of the dates they name (see [`crate::calendar`]), as the
+    /// values are read and as predicates judge them; otherwise they are as stored.
+    pub fn statistics_as_read(&self, stats: proto::ColumnStatistics) -> proto::ColumnStatistics {
+        if self.calendar() == proto::CalendarKind::JulianGregorian {
+            filter::in_proleptic_dates(stats)
+        } else {
+            stats
+        }
+    }
+
     /// The codec of the file's chunks.
     pub fn compression(&self) -> OrcCompression {
         self.compression
@@ -719,14 +732,9 @@ impl<'a, S: Source> Batches<'a, S> {
             }
             if let Some(predicate) = &self.predicate {
                 let stats = self.stripe_statistics.get(index).map(|s| &s.col_stats);
-                let hybrid = reader.calendar() == proto::CalendarKind::JulianGregorian;
                 let judge = |id: u32| {
                     let s = stats.and_then(|s| s.get(id as usize)).cloned();
-                    if hybrid {
-                        s.map(filter::in_proleptic_dates)
-                    } else {
-                        s
-                    }
+                    s.map(|s| reader.statistics_as_read(s))
                 };
                 if !filter::might_match(predicate, &reader.schema, &judge, info.num_rows) {
                     continue;
@@ -816,17 +824,12 @@ impl<'a, S: Source> Batches<'a, S> {
         (0..count)
             .map(|group| {
                 let group_rows = stride.min(rows - group as u64 * stride);
-                let hybrid = self.reader.calendar() == proto::CalendarKind::JulianGregorian;
                 let judge = |id: u32| {
                     let s = indexes
                         .get(&id)
                         .and_then(|index| index.entry.get(group))
                         .and_then(|entry| entry.statistics.clone());
-                    if hybrid {
-                        s.map(filter::in_proleptic_dates)
-                    } else {
-                        s
-                    }
+                    s.map(|s| self.reader.statistics_as_read(s))
                 };
                 filter::might_match(predicate, &self.reader.schema, &judge, group_rows)
             })
