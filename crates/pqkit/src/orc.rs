@@ -775,16 +775,19 @@ fn compare(
             None | Some("") => format!("column {id}"),
             Some(name) => format!("column {id} ({name})"),
         };
+        let batch_capacity = java_batch_capacity(&st.typed, st.number_of_values);
         let mut problem = |what: &str, stated: String, actual: String| {
             let text = format!(
                 "{scope}, {column}: the statistics' {what} is {stated}, the values' {actual}"
             );
             // Known habits of Apache ORC's writers, harmless to a reader: a child of a
-            // struct with nulls marked as having nulls of its own (C++ and Java), and a
+            // struct with nulls marked as having nulls of its own (C++ and Java), a
             // map's or list's total children left at 0 (C++ maps; Java lists and maps,
-            // as in Spark's files).
+            // as in Spark's files), and a list's or map's children counted as the row
+            // batch's capacity (ORC Java 2.x, as in Spark 4's files).
             let habit = (what == "hasNull" && stated == "true")
-                || (what == "total children" && stated == "0");
+                || (what == "total children" && stated == "0")
+                || (batch_capacity && matches!(what, "min" | "max" | "total children"));
             if habit {
                 notes.push(text);
             } else {
@@ -804,6 +807,26 @@ fn compare(
             problem("hasNull", has_null.to_string(), seen.has_null.to_string());
         }
         compare_typed(&st.typed, &seen.typed, &mut problem);
+    }
+}
+
+/// Whether the children statistics of a list or map column with `values` values are
+/// those ORC Java 2.x writes whatever the values (Spark 4.0's ORC Java 2.1.3 among
+/// them): its `ListTreeWriter` and `MapTreeWriter` count `vec.lengths.length`, the
+/// capacity of the row batch (1024 unless the writer was told otherwise), once for each
+/// batch they write, so the least and most children are that capacity and the total is
+/// that many times the batches. Those are a note, not a failure; statistics that cannot
+/// come of it still fail: a least above the most, a total that is not a positive
+/// multiple of them, or more values than the batches can hold (each holds at most its
+/// capacity of rows).
+fn java_batch_capacity(typed: &TypedStatistics, values: u64) -> bool {
+    match typed {
+        TypedStatistics::Collection {
+            min_children: Some(min),
+            max_children: Some(max),
+            total_children: Some(total),
+        } => min == max && *min > 0 && *total >= *min && total % min == 0 && values <= *total,
+        _ => false,
     }
 }
 
@@ -1137,6 +1160,59 @@ mod tests {
             notes,
             ["file, column 1 (id): the statistics' hasNull is true, the values' false"]
         );
+    }
+
+    #[test]
+    fn a_list_counted_by_the_row_batch_is_a_note_but_impossible_counts_fail() {
+        // A list column of 300 values with 0 to 4 children, 600 in all.
+        let schema = TypeDescription::parse("struct<arr:array<int>>").unwrap();
+        let names = column_names(&schema);
+        let mut seen = nothing_seen(&schema);
+        for i in 0..300_u64 {
+            let items = (0..i % 5).map(|_| Field::Int(1)).collect();
+            add(
+                &mut seen,
+                &schema,
+                &Field::Group(vec![(Arc::from("arr"), Field::List(items))]),
+            );
+        }
+        let SeenTyped::Collection { range, total } = &seen[1].typed else {
+            panic!("a collection");
+        };
+        assert_eq!((*range, *total), (Some((0, 4)), 600));
+        let judge = |min: u64, max: u64, total: u64| {
+            let mut stats = vec![proto::ColumnStatistics::default(); 3];
+            stats[0].number_of_values = Some(300);
+            stats[1] = ColumnStatistics {
+                number_of_values: 300,
+                has_null: Some(false),
+                bytes_on_disk: None,
+                typed: TypedStatistics::Collection {
+                    min_children: Some(min),
+                    max_children: Some(max),
+                    total_children: Some(total),
+                },
+            }
+            .to_proto();
+            stats[2].number_of_values = Some(600);
+            let (mut problems, mut notes) = (Vec::new(), Vec::new());
+            compare("file", &stats, &seen, &names, &mut problems, &mut notes);
+            (problems.len(), notes.len())
+        };
+        // As the values say.
+        assert_eq!(judge(0, 4, 600), (0, 0));
+        // ORC Java 2.1.3's: the batch's capacity, once per batch written (one, or three
+        // of 100 rows each).
+        assert_eq!(judge(1024, 1024, 1024), (0, 3));
+        assert_eq!(judge(1024, 1024, 3072), (0, 3));
+        assert_eq!(judge(128, 128, 384), (0, 3));
+        // What no batch makes: a least above the most, a total that is not a multiple
+        // of the capacity, batches too few for the values, wrong counts of one kind.
+        assert_eq!(judge(1024, 4, 600), (1, 0));
+        assert_eq!(judge(1024, 1024, 1500), (3, 0));
+        assert_eq!(judge(100, 100, 200), (3, 0));
+        assert_eq!(judge(0, 1024, 600), (1, 0));
+        assert_eq!(judge(0, 4, 1024), (1, 0));
     }
 
     #[test]
