@@ -7,7 +7,8 @@
 //! pyarrow ones rewritten by `pqkit rewrite` in row groups of 2,000, without and with
 //! checkpoints (`--checkpoint-every 3`); a file of the corpus that arrow-rs wrote
 //! (`DataFusion`'s, 50 row groups); and as ORC, written by pyarrow.orc (Apache ORC's C++
-//! writer, small stripes) and by `pqkit convert`. [`recover_cuts`] takes other writers'
+//! writer, small stripes) and by `pqkit convert`, without and with intermediate footers
+//! (`--checkpoint-every 3`). [`recover_cuts`] takes other writers'
 //! files too (the Spark harness gives it parquet-java's and ORC Java's).
 //!
 //! Each cut file is recovered with the source as `--like` (as a user gives a sibling
@@ -96,24 +97,27 @@ pub(crate) fn run(
             path: sources_dir.join(format!("{table}-pyarrow.orc")),
             checkpoints: false,
         });
-        let path = sources_dir.join(format!("{table}-ours.orc"));
-        let args: Vec<OsString> = vec![
-            "convert".into(),
-            from.clone().into(),
-            path.clone().into(),
-            "--stripe-size".into(),
-            "65536".into(),
-            "--row-index-stride".into(),
-            "1000".into(),
-        ];
-        let output = pqkit.run(&args)?;
-        if output.code != Some(0) {
-            return Err(format!("pqkit convert: {}", output.describe()));
+        for checkpoints in [false, true] {
+            let name = if checkpoints {
+                format!("{table}-ours-checkpoints.orc")
+            } else {
+                format!("{table}-ours.orc")
+            };
+            let path = sources_dir.join(name);
+            let mut args: Vec<OsString> = vec!["convert".into(), from.clone().into()];
+            args.push(path.clone().into());
+            args.extend(
+                ["--stripe-size", "65536", "--row-index-stride", "1000"].map(OsString::from),
+            );
+            if checkpoints {
+                args.extend(["--checkpoint-every", "3"].map(OsString::from));
+            }
+            let output = pqkit.run(&args)?;
+            if output.code != Some(0) {
+                return Err(format!("pqkit convert: {}", output.describe()));
+            }
+            sources.push(Source { path, checkpoints });
         }
-        sources.push(Source {
-            path,
-            checkpoints: false,
-        });
     }
     let corpus_file = corpus.join("parquet-testing/data").join(CORPUS_FILE);
     if corpus_file.exists() {
