@@ -154,7 +154,8 @@ pub enum Found {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum DropReason {
-    /// The source ends inside the stripe that starts at this offset.
+    /// The source ends inside the stripe (or intermediate footer) that starts at this
+    /// offset.
     EndsInStripe(u64),
     /// Bytes that are no stripe and no intermediate footer: damage, or a tail that does
     /// not read.
@@ -170,7 +171,7 @@ impl fmt::Display for DropReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::EndsInStripe(offset) => {
-                write!(f, "the file ends inside the stripe at {offset}")
+                write!(f, "the file ends inside the stripe (or footer) at {offset}")
             }
             Self::Unrecognized => f.write_str(
                 "bytes that are no stripe or intermediate footer (a tail that does not read, or damage)",

@@ -14,6 +14,9 @@ pub mod orc_file_reader;
 #[path = "../../../fuzz/bodies/orc_writer.rs"]
 pub mod orc_writer;
 
+#[path = "../../../fuzz/bodies/orc_recover.rs"]
+pub mod orc_recover;
+
 #[path = "../../../fuzz/bodies/orc_byte_rle.rs"]
 pub mod orc_byte_rle;
 
@@ -28,6 +31,11 @@ fn orc_file_reader() {
 #[test]
 fn orc_writer() {
     replay::replay("orc_writer", orc_writer::run);
+}
+
+#[test]
+fn orc_recover() {
+    replay::replay("orc_recover", orc_recover::run);
 }
 
 #[test]

@@ -15,6 +15,9 @@ pub mod file_writer;
 #[path = "../../../fuzz/bodies/schema_parse.rs"]
 pub mod schema_parse;
 
+#[path = "../../../fuzz/bodies/recover.rs"]
+pub mod recover;
+
 #[test]
 fn file_reader() {
     replay::replay("file_reader", file_reader::run);
@@ -28,4 +31,9 @@ fn file_writer() {
 #[test]
 fn schema_parse() {
     replay::replay("schema_parse", schema_parse::run);
+}
+
+#[test]
+fn recover() {
+    replay::replay("recover", recover::run);
 }
