@@ -47,11 +47,21 @@
 //!   Arrow type, against pyarrow's tables of them (as Arrow IPC files), column for column
 //!   with exact types; and those tables written by parquet-arrow's `ArrowWriter`, read
 //!   back by pyarrow as written (`arrow/`, pins in `arrow/pins.rs`).
+//! - `spark [FILTER...]`: Apache Spark (pyspark, in one local session: parquet-java and ORC
+//!   Java) both ways (`spark.rs`, `xtask/python/spark.py`, into `<target>/spark`): a table
+//!   of every Spark type written by Spark as Parquet and ORC with many settings (INT96 and
+//!   TIMESTAMP units, the legacy format, v2 pages, codecs, Bloom filters, LEGACY rebased
+//!   dates, Hive 0.11, a writer time zone of `America/Los_Angeles`), read by `pqkit cat` and
+//!   compared with the rows Spark reads back, and checked by `pqkit verify`; the rows
+//!   converted and rewritten by pqkit, read by Spark (vectorized and not, with filters
+//!   pushed down) and compared with the rows Spark read of its own file. What pqkit prints
+//!   otherwise by design, and what a format cannot hold, is pinned in `spark.rs`.
 //!
-//! `conformance` and `interop` build pqkit with `cargo build --release -p pqkit`, unless
-//! `PQKIT` names a binary; they and `arrow` run Python from a virtual environment in
+//! `conformance`, `interop` and `spark` build pqkit with `cargo build --release -p pqkit`,
+//! unless `PQKIT` names a binary; they and `arrow` run Python from a virtual environment in
 //! `<target>/xtask-venv` that they create with the versions pinned in
-//! `xtask/requirements.txt` (`python3`, or `PYTHON`, makes it).
+//! `xtask/requirements.txt` (`python3`, or `PYTHON`, makes it; `spark` needs Java 17 or
+//! newer on the `PATH`, or `JAVA_HOME`).
 #![allow(clippy::print_stdout)]
 
 mod arrow;
@@ -64,6 +74,7 @@ mod orc;
 mod python;
 mod recovery;
 mod rows;
+mod spark;
 mod written;
 
 use std::path::{Path, PathBuf};
@@ -80,6 +91,7 @@ fn main() -> ExitCode {
         Some("conformance") => conformance::run(&args[1..]),
         Some("interop") => interop::run(&args[1..]),
         Some("arrow") => arrow::run(&args[1..]),
+        Some("spark") => spark::run(&args[1..]),
         _ => Err(usage()),
     };
     match result {
@@ -95,7 +107,8 @@ fn usage() -> String {
     "usage: cargo xtask cycles [CRATE...] | cargo xtask fuzz [--seconds N] [TARGET...] | \
      cargo xtask bench [ARGS...] | cargo xtask bench field [--smoke] [--rows N] [--rounds R] [FILTER...] | \
      cargo xtask corpus [FILTER] | cargo xtask conformance [FILTER...] | \
-     cargo xtask interop [FILTER...] | cargo xtask arrow [FILTER...]"
+     cargo xtask interop [FILTER...] | cargo xtask arrow [FILTER...] | \
+     cargo xtask spark [FILTER...]"
         .to_owned()
 }
 
