@@ -232,7 +232,10 @@ fn cut_and_recover(
     dir: &Path,
 ) -> Result<Vec<Cut>, String> {
     let bytes = std::fs::read(&source.path).map_err(|e| format!("{name}: {e}"))?;
-    let orc = name.ends_with(".orc");
+    let orc = source
+        .path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("orc"));
     let ends = if orc {
         stripe_ends(&bytes)
     } else {
