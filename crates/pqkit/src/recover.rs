@@ -1,6 +1,6 @@
 //! `recover`: a Parquet or ORC file whose tail is lost or damaged (a writer that died
 //! before its footer, a partial upload) written again with every row group or stripe
-//! that can be proven whole, by [`parquet_file::recover`] or [`orc_file::recover`]: the
+//! that can be proven whole, by [`parquet_file::recover()`] or [`orc_file::recover::recover()`]: the
 //! bytes that hold them as they are, and a footer for them. What was kept and what was
 //! dropped is said on standard error.
 

@@ -534,11 +534,15 @@ impl<S: Source> FileReader<S> {
     /// Decodes every page of every column chunk, checks every checksum, and checks the
     /// page indexes, statistics and Bloom filters against the values they describe.
     ///
+    /// Each chunk is read once, in batches of records (as [`rows`](Self::rows) reads
+    /// them, so memory is bounded the same way), and only the least and the greatest
+    /// value of a batch are converted to [`Field`](crate::Field)s; no row is assembled.
+    ///
     /// # Errors
     ///
     /// A file that cannot be read at all (a page that does not decode, a checksum
-    /// mismatch): what reads but disagrees with itself is reported in the
-    /// [`Verification`].
+    /// mismatch, a column chunk with other than its row group's rows): what reads but
+    /// disagrees with itself is reported in the [`Verification`].
     pub fn verify(&self) -> Result<Verification> {
         verify::verify(self)
     }

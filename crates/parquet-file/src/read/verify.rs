@@ -236,18 +236,15 @@ struct PageRead {
 pub(super) fn verify<S: Source>(reader: &FileReader<S>) -> Result<Verification> {
     let mut out = Verification::default();
     let schema = reader.schema();
-    for g in 0..reader.num_row_groups() {
+    for (g, group) in reader.metadata().row_groups().iter().enumerate() {
         for (c, column) in schema.columns().iter().enumerate() {
-            let chunk = verify_chunk(reader, g, c, column, &mut out.disagreements)
+            let pages = verify_chunk(reader, g, c, column, &mut out.disagreements)
                 .in_row_group(g)
                 .in_column(&column.path)?;
-            out.pages += chunk as u64;
+            out.pages += pages as u64;
         }
-    }
-    // The rows, assembled: records that line up across columns.
-    for row in reader.rows() {
-        row?;
-        out.rows += 1;
+        // Each chunk was read to its end, which holds its row group's rows.
+        out.rows += group.num_rows();
     }
     Ok(out)
 }
@@ -352,10 +349,85 @@ fn summarize(
     if order == SortOrder::Undefined {
         return Ok(());
     }
-    for i in 0..values {
-        summary.add(&converter.convert(batch.values(), i)?, order);
+    match extremes(batch.values(), order) {
+        // Only the least and the greatest are converted.
+        Extremes::At(least, greatest) => {
+            summary.add(&converter.convert(batch.values(), least)?, order);
+            summary.add(&converter.convert(batch.values(), greatest)?, order);
+        }
+        Extremes::None => {}
+        Extremes::ConvertEach => {
+            for i in 0..values {
+                summary.add(&converter.convert(batch.values(), i)?, order);
+            }
+        }
     }
     Ok(())
+}
+
+/// Where the least and the greatest value of a batch are.
+enum Extremes {
+    /// At these positions (the first of equals).
+    At(usize, usize),
+    /// Nowhere: no value, or only NaNs.
+    None,
+    /// Only known by converting each value.
+    ConvertEach,
+}
+
+/// The positions of the first least and the first greatest of `values` (NaNs aside) by
+/// `order`, for the physical types whose values order so as they are (integers, floats,
+/// booleans, byte arrays by unsigned bytes), or that each value must be converted to be
+/// ordered (decimals and FLOAT16 in byte arrays).
+fn extremes(values: &ColumnValues, order: SortOrder) -> Extremes {
+    fn never<T>(_: &T) -> bool {
+        false
+    }
+    fn by<T: Copy>(
+        items: impl Iterator<Item = T>,
+        skip: impl Fn(&T) -> bool,
+        less: impl Fn(&T, &T) -> bool,
+    ) -> Option<(usize, usize)> {
+        let mut found: Option<((usize, T), (usize, T))> = None;
+        for (i, item) in items.enumerate() {
+            if skip(&item) {
+                continue;
+            }
+            match &mut found {
+                None => {
+                    found = Some(((i, item), (i, item)));
+                }
+                Some((least, greatest)) => {
+                    if less(&item, &least.1) {
+                        *least = (i, item);
+                    } else if less(&greatest.1, &item) {
+                        *greatest = (i, item);
+                    }
+                }
+            }
+        }
+        found.map(|(least, greatest)| (least.0, greatest.0))
+    }
+    let unsigned = order == SortOrder::Unsigned;
+    let found = match values {
+        ColumnValues::Boolean(v) => by(v.iter(), never, |a, b| a < b),
+        ColumnValues::Int32(v) if unsigned => {
+            by(v.iter().map(|&x| x.cast_unsigned()), never, |a, b| a < b)
+        }
+        ColumnValues::Int32(v) => by(v.iter(), never, |a, b| a < b),
+        ColumnValues::Int64(v) if unsigned => {
+            by(v.iter().map(|&x| x.cast_unsigned()), never, |a, b| a < b)
+        }
+        ColumnValues::Int64(v) => by(v.iter(), never, |a, b| a < b),
+        ColumnValues::Float(v) => by(v.iter(), |x| x.is_nan(), |a, b| a < b),
+        ColumnValues::Double(v) => by(v.iter(), |x| x.is_nan(), |a, b| a < b),
+        ColumnValues::ByteArray(v) if unsigned => by(v.iter(), never, |a, b| a < b),
+        ColumnValues::FixedLenByteArray(v) if unsigned => by(v.iter(), never, |a, b| a < b),
+        _ => return Extremes::ConvertEach,
+    };
+    found.map_or(Extremes::None, |(least, greatest)| {
+        Extremes::At(least, greatest)
+    })
 }
 
 fn check_bloom(

@@ -171,7 +171,7 @@ impl WriterOptions {
 
     /// After every `row_groups` row groups, writes a checkpoint: a complete footer of the
     /// row groups so far (without page indexes, which come at the end), followed by its
-    /// length and `PAR1` as the final footer is, so that [`recover`](crate::recover) can
+    /// length and `PAR1` as the final footer is, so that [`recover`](crate::recover()) can
     /// rebuild the file from it should the writer die before [`finish`](crate::FileWriter::finish).
     /// Off by default (`None`, or 0).
     ///
