@@ -178,6 +178,26 @@ impl<'a, S: Source + ?Sized> Spliced<'a, S> {
             tail,
         }
     }
+
+    /// Appends the whole of it to `sink`, reading the source 8 MiB at a time; does not
+    /// finish the sink. Gives the bytes written.
+    ///
+    /// # Errors
+    ///
+    /// A read error of the source, or the sink's error.
+    pub fn write_to<K: Sink + ?Sized>(&self, sink: &mut K) -> io::Result<u64> {
+        const STEP: u64 = 8 << 20;
+        let mut offset = 0;
+        while offset < self.data_end {
+            let len = (self.data_end - offset).min(STEP);
+            #[allow(clippy::cast_possible_truncation)] // at most STEP
+            let bytes = self.source.read_at(offset, len as usize)?;
+            sink.write_all(&bytes)?;
+            offset += len;
+        }
+        sink.write_all(&self.tail)?;
+        Ok(self.data_end + self.tail.len() as u64)
+    }
 }
 
 impl<S: Source + ?Sized> Source for Spliced<'_, S> {

@@ -250,17 +250,8 @@ impl Recovery {
     ///
     /// A read error of the source (or one shorter than it was), or the sink's error.
     pub fn write_to<S: Source, K: Sink>(&self, source: &S, sink: &mut K) -> Result<u64> {
-        const STEP: u64 = 8 << 20;
-        let mut offset = 0;
-        while offset < self.data_end {
-            let len = (self.data_end - offset).min(STEP);
-            #[allow(clippy::cast_possible_truncation)] // at most STEP
-            let bytes = source.read_at(offset, len as usize)?;
-            Sink::write_all(sink, &bytes)?;
-            offset += len;
-        }
-        Sink::write_all(sink, &self.tail)?;
-        Ok(self.len())
+        let spliced = Spliced::new(source, self.data_end, self.tail.clone());
+        Ok(spliced.write_to(sink)?)
     }
 }
 

@@ -137,13 +137,10 @@ fn recover_parquet(
         ),
     }
     .to_string();
-    let Some((output, mut sink)) = output else {
-        return Ok((summary, None));
-    };
-    recovery
-        .write_to(data, &mut sink)
-        .map_err(|e| Failure::from(e).in_context(output.shown()))?;
-    Ok((summary, Some((output, sink, metadata.num_rows()))))
+    let written = write(output, metadata.num_rows(), |sink| {
+        recovery.write_to(data, sink)
+    })?;
+    Ok((summary, written))
 }
 
 fn recover_orc(
@@ -190,13 +187,23 @@ fn recover_orc(
         lacks: rebuilt.then_some("the footer written anew has no statistics"),
     }
     .to_string();
+    let written = write(output, recovery.num_rows(), |sink| {
+        recovery.write_to(data, sink)
+    })?;
+    Ok((summary, written))
+}
+
+/// Writes a recovered file of `rows` rows to `output`, when there is one.
+fn write<E: Into<Failure>>(
+    output: Option<(Output, Writer)>,
+    rows: u64,
+    write_to: impl FnOnce(&mut Writer) -> Result<u64, E>,
+) -> Result<Written, Failure> {
     let Some((output, mut sink)) = output else {
-        return Ok((summary, None));
+        return Ok(None);
     };
-    recovery
-        .write_to(data, &mut sink)
-        .map_err(|e| Failure::from(e).in_context(output.shown()))?;
-    Ok((summary, Some((output, sink, recovery.num_rows()))))
+    write_to(&mut sink).map_err(|e| e.into().in_context(output.shown()))?;
+    Ok(Some((output, sink, rows)))
 }
 
 /// The options of the flags: the schema of `--schema`, or the metadata of `--like`.
