@@ -244,6 +244,7 @@ pub struct ChunkDecoder {
     block_size: usize,
     decompressor: Decompressor,
     max_output: usize,
+    stop_after: usize,
 }
 
 /// The largest compression block size a reader accepts: 64 MiB. Apache ORC's writers
@@ -281,6 +282,7 @@ impl ChunkDecoder {
             block_size,
             decompressor: Decompressor::new(),
             max_output: usize::MAX,
+            stop_after: usize::MAX,
         })
     }
 
@@ -293,6 +295,13 @@ impl ChunkDecoder {
     /// The most bytes a stream may decompress to.
     pub const fn max_output(&self) -> usize {
         self.max_output
+    }
+
+    /// Stops decompressing a stream once this many bytes are out (unbounded by default):
+    /// the chunks after are left alone, as when a reader knows how many bytes its values
+    /// can take at most. The table of chunk starts then ends at the last chunk decoded.
+    pub fn set_stop_after(&mut self, bytes: usize) {
+        self.stop_after = bytes;
     }
 
     /// The compression kind.
@@ -421,8 +430,11 @@ impl ChunkDecoder {
                 });
             }
             pos = start + len;
+            if out.len() >= self.stop_after {
+                break;
+            }
         }
-        chunk_starts.push((to_u64(input.len()), to_u64(out.len())));
+        chunk_starts.push((to_u64(pos), to_u64(out.len())));
         Ok(())
     }
 }

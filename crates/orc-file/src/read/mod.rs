@@ -758,6 +758,7 @@ impl<'a, S: Source> Batches<'a, S> {
             let mut streams = StripeStreams::load(
                 &reader.source,
                 &footer,
+                |column, kind| stripe::bound(&reader.schema, &footer, info.num_rows, column, kind),
                 &wanted,
                 with_index,
                 &mut self.chunks,

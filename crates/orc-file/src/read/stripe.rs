@@ -8,6 +8,7 @@ use prost::Message;
 
 use crate::error::{Error, Result};
 use crate::proto::{self, column_encoding::Kind as EncodingKind, stream::Kind as StreamKind};
+use crate::schema::{Kind, TypeDescription};
 use crate::stream::ChunkDecoder;
 
 /// Where one stream of a stripe is.
@@ -124,9 +125,14 @@ pub(crate) struct StripeStreams {
 impl StripeStreams {
     /// Reads and decompresses the data streams of the `selected` columns, and their row
     /// indexes when `with_index`.
+    ///
+    /// A stream is decompressed only as far as `bound` says its column can need, by its
+    /// column and kind ([`bound`] for a stripe): chunks past that hold nothing a reader
+    /// reads, however many a file has.
     pub(crate) fn load<S: Source>(
         source: &S,
         footer: &StripeFooter,
+        bound: impl Fn(u32, i32) -> Option<usize>,
         selected: &[bool],
         with_index: bool,
         chunks: &mut ChunkDecoder,
@@ -162,7 +168,10 @@ impl StripeStreams {
                 let from = usize::try_from(s.offset - start).unwrap_or(usize::MAX);
                 let to = usize::try_from(s.offset + s.length - start).unwrap_or(usize::MAX);
                 let raw = bytes.slice(from.min(to)..to.min(bytes.len()));
-                let decoded = decode(chunks, raw, buffers).map_err(|e| {
+                chunks.set_stop_after(bound(s.column, s.kind).unwrap_or(usize::MAX));
+                let decoded = decode(chunks, raw, buffers);
+                chunks.set_stop_after(usize::MAX);
+                let decoded = decoded.map_err(|e| {
                     Error::format(format!("column {} stream {}: {e}", s.column, s.kind_name()))
                 })?;
                 if s.kind == StreamKind::RowIndex as i32 {
@@ -233,6 +242,70 @@ impl Buffers {
             }
         }
     }
+}
+
+/// The most bytes stream `kind` of `column` can need in a stripe of `rows` rows with
+/// `footer` (see [`need`]): bounded for the top-level columns of `schema`, whose values
+/// are at most the stripe's rows.
+pub(crate) fn bound(
+    schema: &TypeDescription,
+    footer: &StripeFooter,
+    rows: u64,
+    column: u32,
+    kind: i32,
+) -> Option<usize> {
+    let t = schema.children().iter().find(|c| c.id() == column)?;
+    let encoding = footer
+        .encodings
+        .get(column as usize)
+        .and_then(|e| e.kind)
+        .and_then(|raw| EncodingKind::try_from(raw).ok());
+    need(t.kind(), encoding, kind, rows)
+}
+
+/// The most bytes stream `kind` of a top-level column of type `t` (and `encoding`) can
+/// need for `rows` values, when its values take a bounded number of bytes each, with
+/// room to spare: 32 per integer (a varint of RLE v1 takes at most 10, RLE v2's widest
+/// runs 8 and their headers a few), 4 per float, 8 per double, 24 per decimal (a varint
+/// of 127 bits takes 19), an eighth of a byte per boolean, a byte per byte, a run header
+/// in every 128 bytes and 4 KiB; `None` for strings and binaries, whose lengths only
+/// their data bounds, and for dictionaries, sized by their entries.
+fn need(t: Kind, encoding: Option<EncodingKind>, kind: i32, rows: u64) -> Option<usize> {
+    let n = usize::try_from(rows).ok()?;
+    let runs = |bytes: usize| bytes.checked_add(bytes / 128)?.checked_add(4096);
+    let dictionary = matches!(
+        encoding,
+        Some(EncodingKind::Dictionary | EncodingKind::DictionaryV2)
+    );
+    let per_value = match (StreamKind::try_from(kind).ok()?, t) {
+        (StreamKind::Present, _) | (StreamKind::Data, Kind::Boolean) => {
+            return runs(n.div_ceil(8));
+        }
+        (StreamKind::Data, Kind::Byte | Kind::Union) => return runs(n),
+        (StreamKind::Data, Kind::Float) => 4,
+        (StreamKind::Data, Kind::Double) => 8,
+        (StreamKind::Data, Kind::Decimal) => 24,
+        (
+            StreamKind::Data,
+            Kind::Short
+            | Kind::Int
+            | Kind::Long
+            | Kind::Date
+            | Kind::Timestamp
+            | Kind::TimestampInstant,
+        )
+        | (StreamKind::Secondary, Kind::Timestamp | Kind::TimestampInstant | Kind::Decimal)
+        | (StreamKind::Length, Kind::List | Kind::Map) => 32,
+        // Indices into a dictionary, or the lengths of direct strings and binaries.
+        (StreamKind::Data, Kind::String | Kind::Varchar | Kind::Char) if dictionary => 32,
+        (StreamKind::Length, Kind::String | Kind::Varchar | Kind::Char | Kind::Binary)
+            if !dictionary =>
+        {
+            32
+        }
+        _ => return None,
+    };
+    runs(n.checked_mul(per_value)?)
 }
 
 /// Decompresses a stream; an uncompressed one is used as it is.

@@ -1,0 +1,166 @@
+//! Hand-made files of under 64 KiB that claim far more than they hold (5 rows backed by
+//! 500 MiB of compressed zeros; 2^31 rows of runs): each read holds less than 64 MiB
+//! at once, measured by parquet-thrift's counting allocator.
+//!
+//! The allocator is the one `unsafe` item of these tests: it forwards every call to the
+//! system allocator unchanged.
+#![allow(unsafe_code, clippy::unwrap_used, clippy::cast_possible_truncation)]
+
+#[path = "../../parquet-thrift/tests/counting/mod.rs"]
+mod counting;
+
+use std::time::Instant;
+
+use orc_file::proto::{self, column_encoding::Kind as Encoding, stream::Kind as StreamKind};
+use orc_file::stream::ChunkEncoder;
+use orc_file::{Batch, OrcCompression, OrcReader, ReadOptions, TypeDescription};
+use prost::Message;
+
+/// The most memory a hostile file may cost.
+const BOUND: usize = 64 << 20;
+
+/// The compression block size of the files: Apache ORC's Java writer's.
+const BLOCK: usize = 256 << 10;
+
+/// Runs `f` and returns the most bytes this thread held above what it held before.
+fn peak(f: impl FnOnce()) -> usize {
+    let started = Instant::now();
+    let held = counting::peak_allocation(f);
+    eprintln!(
+        "  took {:.3} s, held {held} bytes",
+        started.elapsed().as_secs_f64()
+    );
+    held
+}
+
+/// A ZSTD file of one stripe of `rows` rows of `schema` (top-level columns without
+/// nulls or a row index), whose column 1 has the stream `data` and `encodings` (the
+/// root's first).
+fn file(schema: &str, data: &[u8], encodings: &[Encoding], rows: u64) -> Vec<u8> {
+    let mut encoder = ChunkEncoder::new(OrcCompression::Zstd, None, BLOCK).unwrap();
+    let mut compress = |bytes: &[u8]| {
+        let mut out = Vec::new();
+        encoder
+            .encode_stream(bytes, &mut out, &mut Vec::new())
+            .unwrap();
+        out
+    };
+    let stream = compress(data);
+    let stripe_footer = compress(
+        &proto::StripeFooter {
+            streams: vec![proto::Stream {
+                kind: Some(StreamKind::Data as i32),
+                column: Some(1),
+                length: Some(stream.len() as u64),
+            }],
+            columns: encodings
+                .iter()
+                .map(|&k| proto::ColumnEncoding {
+                    kind: Some(k as i32),
+                    ..proto::ColumnEncoding::default()
+                })
+                .collect(),
+            writer_timezone: Some("UTC".into()),
+            encryption: Vec::new(),
+        }
+        .encode_to_vec(),
+    );
+    let mut out = b"ORC".to_vec();
+    out.extend_from_slice(&stream);
+    out.extend_from_slice(&stripe_footer);
+    let footer = compress(
+        &proto::Footer {
+            header_length: Some(3),
+            content_length: Some(out.len() as u64),
+            stripes: vec![proto::StripeInformation {
+                offset: Some(3),
+                index_length: Some(0),
+                data_length: Some(stream.len() as u64),
+                footer_length: Some(stripe_footer.len() as u64),
+                number_of_rows: Some(rows),
+                ..proto::StripeInformation::default()
+            }],
+            types: TypeDescription::parse(schema).unwrap().to_proto(),
+            number_of_rows: Some(rows),
+            row_index_stride: Some(0),
+            ..proto::Footer::default()
+        }
+        .encode_to_vec(),
+    );
+    out.extend_from_slice(&footer);
+    let postscript = proto::PostScript {
+        footer_length: Some(footer.len() as u64),
+        compression: Some(proto::CompressionKind::Zstd as i32),
+        compression_block_size: Some(BLOCK as u64),
+        version: vec![0, 12],
+        metadata_length: Some(0),
+        writer_version: Some(9),
+        magic: Some("ORC".into()),
+        ..proto::PostScript::default()
+    }
+    .encode_to_vec();
+    out.extend_from_slice(&postscript);
+    out.push(postscript.len() as u8);
+    assert!(out.len() < 64 << 10, "{} bytes", out.len());
+    out
+}
+
+/// The first batch of `rows` rows of `file`, and the values of its first column.
+fn first_batch(file: Vec<u8>, rows: usize) -> Batch {
+    let reader = OrcReader::open(file).unwrap();
+    let options = ReadOptions::default().with_batch_size(rows);
+    reader.batches(options).unwrap().next().unwrap().unwrap()
+}
+
+#[test]
+fn five_rows_backed_by_500_mib_of_zeros_decompress_what_they_need() {
+    // An RLE v2 short repeat of 5 (1 byte wide), then zeros: 500 MiB in 2,000 chunks,
+    // which the reader once decompressed whole for 5 rows.
+    let mut data = vec![0_u8; 2000 * BLOCK];
+    data[..2].copy_from_slice(&[0b0000_0010, 7]);
+    let bytes = file(
+        "struct<a:bigint>",
+        &data,
+        &[Encoding::Direct, Encoding::DirectV2],
+        5,
+    );
+    drop(data);
+    let held = peak(|| {
+        let reader = OrcReader::open(bytes).unwrap();
+        let rows = reader
+            .rows(ReadOptions::default())
+            .unwrap()
+            .map(|r| r.unwrap().fields()[0].1.clone())
+            .collect::<Vec<_>>();
+        assert_eq!(rows, vec![parquet_core::Field::Int(-4); 5]);
+    });
+    assert!(held < BOUND, "{held} bytes");
+}
+
+#[test]
+fn runs_of_2_to_the_31_rows_are_read_a_batch_at_a_time() {
+    let rows = 1_u64 << 31;
+    // bigint: RLE v2 DELTA runs of 512 values (0 to 511, a fixed delta of 1).
+    let delta = [0xC1_u8, 0xFF, 0x00, 0x02].repeat((rows / 512) as usize);
+    // boolean: byte-RLE runs of 130 bytes of 0xAA (1,040 values each).
+    let booleans = [0x7F_u8, 0xAA].repeat((rows / 1040) as usize);
+    let cases = [
+        ("struct<a:bigint>", delta, Encoding::DirectV2, rows),
+        (
+            "struct<b:boolean>",
+            booleans,
+            Encoding::Direct,
+            rows / 1040 * 1040,
+        ),
+    ];
+    for (schema, data, encoding, rows) in cases {
+        eprintln!("{schema}");
+        let bytes = file(schema, &data, &[Encoding::Direct, encoding], rows);
+        drop(data);
+        let held = peak(|| {
+            let batch = first_batch(bytes, 1024);
+            assert_eq!(batch.num_rows, 1024);
+        });
+        assert!(held < BOUND, "{schema}: {held} bytes");
+    }
+}
