@@ -266,10 +266,10 @@ pub(crate) fn bound(
 /// The most bytes stream `kind` of a top-level column of type `t` (and `encoding`) can
 /// need for `rows` values, when its values take a bounded number of bytes each, with
 /// room to spare: 32 per integer (a varint of RLE v1 takes at most 10, RLE v2's widest
-/// runs 8 and their headers a few), 4 per float, 8 per double, 24 per decimal (a varint
-/// of 127 bits takes 19), an eighth of a byte per boolean, a byte per byte, a run header
-/// in every 128 bytes and 4 KiB; `None` for strings and binaries, whose lengths only
-/// their data bounds, and for dictionaries, sized by their entries.
+/// runs 8 and their headers a few), 4 per float, 8 per double, an eighth of a byte per
+/// boolean, a byte per byte, a run header in every 128 bytes and 4 KiB; `None` for
+/// strings and binaries, whose lengths only their data bounds, for decimals (Hive
+/// 0.11's are unbounded varints), and for dictionaries, sized by their entries.
 fn need(t: Kind, encoding: Option<EncodingKind>, kind: i32, rows: u64) -> Option<usize> {
     let n = usize::try_from(rows).ok()?;
     let runs = |bytes: usize| bytes.checked_add(bytes / 128)?.checked_add(4096);
@@ -284,7 +284,6 @@ fn need(t: Kind, encoding: Option<EncodingKind>, kind: i32, rows: u64) -> Option
         (StreamKind::Data, Kind::Byte | Kind::Union) => return runs(n),
         (StreamKind::Data, Kind::Float) => 4,
         (StreamKind::Data, Kind::Double) => 8,
-        (StreamKind::Data, Kind::Decimal) => 24,
         (
             StreamKind::Data,
             Kind::Short
