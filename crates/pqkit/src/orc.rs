@@ -11,7 +11,7 @@ use std::sync::Arc;
 use base64::Engine as _;
 use orc_file::proto::column_encoding::Kind as EncodingKind;
 use orc_file::statistics::{ColumnStatistics, TypedStatistics};
-use orc_file::{Kind, OrcReader, ReadOptions, TypeDescription, proto};
+use orc_file::{Batch, Kind, OrcReader, ReadOptions, TypeDescription, Vector, VectorData, proto};
 use parquet_file::{ColumnPath, Field, Row, TimeUnit};
 
 use crate::commands::Printer;
@@ -669,75 +669,238 @@ impl Seen {
     }
 }
 
-/// Adds `field`, a value of column `t`, and its children's values to `seen` (by column
-/// id): a child has a value only where its parent is not null, as ORC stores them.
-fn add(seen: &mut [Seen], t: &TypeDescription, field: &Field) {
+/// What the next `rows` rows of `batches` hold, by column (the rest of `batch`, the
+/// batch being read, first), and how many there were.
+fn stripe_seen(
+    schema: &TypeDescription,
+    rows: u64,
+    batches: &mut orc_file::Batches<'_, Data>,
+    batch: &mut Option<(Batch, usize)>,
+) -> Result<(Vec<Seen>, u64), Failure> {
+    let mut seen = nothing_seen(schema);
+    let mut got = 0_u64;
+    while got < rows {
+        let (current, next) = match batch.take() {
+            Some((current, next)) if next < current.num_rows => (current, next),
+            _ => match batches.next() {
+                Some(current) => (current?, 0),
+                None => break,
+            },
+        };
+        let left = usize::try_from(rows - got).unwrap_or(usize::MAX);
+        let end = current.num_rows.min(next.saturating_add(left));
+        add_slots(&mut seen, schema, &current, next..end)?;
+        got += (end - next) as u64;
+        *batch = Some((current, end));
+    }
+    Ok((seen, got))
+}
+
+/// Adds the rows `slots` of `batch`, of `schema`, to what `seen` holds of each column.
+fn add_slots(
+    seen: &mut [Seen],
+    schema: &TypeDescription,
+    batch: &Batch,
+    slots: std::ops::Range<usize>,
+) -> Result<(), Failure> {
+    if let Some(root) = seen.first_mut() {
+        root.values += slots.len() as u64;
+    }
+    for (t, vector) in schema.children().iter().zip(&batch.columns) {
+        add(seen, t, vector, slots.clone())?;
+    }
+    Ok(())
+}
+
+/// Adds the slots `slots` of `vector`, a column of type `t`, and their children, to
+/// what `seen` holds: a null counts for the column it is in only (the children of a null
+/// struct are not looked at, as a row reader sees them).
+fn add(
+    seen: &mut [Seen],
+    t: &TypeDescription,
+    vector: &Vector,
+    slots: std::ops::Range<usize>,
+) -> Result<(), Failure> {
+    let present = |i: usize| vector.is_present(i);
     let Some(column) = seen.get_mut(t.id() as usize) else {
-        return;
+        return Ok(());
     };
-    if *field == Field::Null {
-        column.has_null = true;
-        return;
-    }
-    column.values += 1;
-    match (&mut column.typed, field) {
-        (SeenTyped::Boolean { trues }, Field::Bool(b)) => *trues += u64::from(*b),
-        (SeenTyped::Integer { range }, Field::Int(v)) => widen(range, v),
-        (SeenTyped::Double { range, nan }, Field::Float(_) | Field::Double(_)) => {
-            let v = match field {
-                Field::Float(v) => f64::from(*v),
-                Field::Double(v) => *v,
-                _ => f64::NAN,
-            };
-            if v.is_nan() {
-                *nan = true;
-            } else {
-                widen(range, &v);
-            }
-        }
-        (SeenTyped::String { range }, Field::Str(v)) => widen(range, v),
-        (SeenTyped::Date { range }, Field::Date(v)) => widen(range, v),
-        (SeenTyped::Collection { range, total }, Field::List(items)) => {
-            widen(range, &(items.len() as u64));
-            *total += items.len() as u64;
-        }
-        (SeenTyped::Collection { range, total }, Field::Map(pairs)) => {
-            widen(range, &(pairs.len() as u64));
-            *total += pairs.len() as u64;
-        }
-        _ => {}
-    }
+    let values = slots.clone().filter(|&i| present(i)).count();
+    column.values += values as u64;
+    column.has_null |= values < slots.len();
+    let mismatch = || {
+        Failure::File(format!(
+            "column {}: a vector that does not hold {t}",
+            t.id()
+        ))
+    };
+    add_values(column, t, vector, slots.clone())?;
     let children = t.children();
-    match (t.kind(), field) {
-        (Kind::Struct, Field::Group(fields)) => {
-            for (child, (_, value)) in children.iter().zip(fields) {
-                add(seen, child, value);
-            }
-        }
-        (Kind::List, Field::List(items)) => {
-            if let Some(element) = children.first() {
-                for item in items {
-                    add(seen, element, item);
+    match &vector.data {
+        VectorData::Struct { fields, .. } => {
+            // The children of the struct's present slots, in runs.
+            let mut i = slots.start;
+            while i < slots.end {
+                if !present(i) {
+                    i += 1;
+                    continue;
+                }
+                let run = i;
+                while i < slots.end && present(i) {
+                    i += 1;
+                }
+                for (child, field) in children.iter().zip(fields) {
+                    add(seen, child, field, run..i)?;
                 }
             }
         }
-        (Kind::Map, Field::Map(pairs)) => {
-            if let [key, value] = children {
-                for (k, v) in pairs {
-                    add(seen, key, k);
-                    add(seen, value, v);
-                }
+        VectorData::List { offsets, elements } => {
+            if let (Some(element), Some(range)) = (children.first(), spans(offsets, &slots)) {
+                add(seen, element, elements, range)?;
             }
         }
-        (Kind::Union, Field::Group(parts)) => {
-            if let [(_, Field::Int(tag)), (_, value)] = parts.as_slice()
-                && let Some(alternative) = usize::try_from(*tag).ok().and_then(|i| children.get(i))
-            {
-                add(seen, alternative, value);
+        VectorData::Map {
+            offsets,
+            keys,
+            values,
+        } => {
+            if let ([key, value], Some(range)) = (children, spans(offsets, &slots)) {
+                add(seen, key, keys, range.clone())?;
+                add(seen, value, values, range)?;
+            }
+        }
+        VectorData::Union { tags, alternatives } => {
+            for i in slots.filter(|&i| present(i)) {
+                let tag = usize::from(*tags.get(i).ok_or_else(mismatch)?);
+                if let (Some(child), Some(alternative)) = (children.get(tag), alternatives.get(tag))
+                {
+                    add(seen, child, alternative, i..i + 1)?;
+                }
             }
         }
         _ => {}
     }
+    Ok(())
+}
+
+/// Adds the values of the slots `slots` of `vector`, a column of type `t`, to what
+/// `column` holds of them: its range, trues, lengths.
+fn add_values(
+    column: &mut Seen,
+    t: &TypeDescription,
+    vector: &Vector,
+    slots: std::ops::Range<usize>,
+) -> Result<(), Failure> {
+    let present = |i: usize| vector.is_present(i);
+    let mismatch = || {
+        Failure::File(format!(
+            "column {}: a vector that does not hold {t}",
+            t.id()
+        ))
+    };
+    match (&mut column.typed, &vector.data) {
+        (SeenTyped::Boolean { trues }, VectorData::Boolean(v)) => {
+            *trues += slots
+                .clone()
+                .filter(|&i| present(i) && v.get(i) == Some(&true))
+                .count() as u64;
+        }
+        (SeenTyped::Integer { range }, VectorData::Int(v)) => {
+            for i in slots.clone().filter(|&i| present(i)) {
+                widen(range, v.get(i).ok_or_else(mismatch)?);
+            }
+        }
+        (SeenTyped::Date { range }, VectorData::Int(v)) => {
+            for i in slots.clone().filter(|&i| present(i)) {
+                let days = *v.get(i).ok_or_else(mismatch)?;
+                let days = i32::try_from(days).map_err(|_| {
+                    Failure::File(format!("column {}: date {days} days from 1970", t.id()))
+                })?;
+                widen(range, &days);
+            }
+        }
+        (SeenTyped::Double { range, nan }, VectorData::Float(v)) => {
+            for i in slots.clone().filter(|&i| present(i)) {
+                let value = f64::from(*v.get(i).ok_or_else(mismatch)?);
+                if value.is_nan() {
+                    *nan = true;
+                } else {
+                    widen(range, &value);
+                }
+            }
+        }
+        (SeenTyped::Double { range, nan }, VectorData::Double(v)) => {
+            for i in slots.clone().filter(|&i| present(i)) {
+                let value = *v.get(i).ok_or_else(mismatch)?;
+                if value.is_nan() {
+                    *nan = true;
+                } else {
+                    widen(range, &value);
+                }
+            }
+        }
+        (SeenTyped::String { range }, VectorData::Bytes(v)) => {
+            for i in slots.clone().filter(|&i| present(i)) {
+                let text = utf8(v.get(i).ok_or_else(mismatch)?, t)?;
+                widen_str(range, text);
+            }
+        }
+        (
+            SeenTyped::Collection { range, total },
+            VectorData::List { offsets, .. } | VectorData::Map { offsets, .. },
+        ) => {
+            for i in slots.clone().filter(|&i| present(i)) {
+                let (start, end) = span(offsets, i).ok_or_else(mismatch)?;
+                let len = (end - start) as u64;
+                widen(range, &len);
+                *total += len;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The text of a string value of a column of type `t`, which must be UTF-8.
+fn utf8<'a>(bytes: &'a [u8], t: &TypeDescription) -> Result<&'a str, Failure> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        Failure::File(format!(
+            "malformed ORC file: column {}: a {} that is not UTF-8 (at byte {})",
+            t.id(),
+            t.kind().name(),
+            e.valid_up_to()
+        ))
+    })
+}
+
+/// Widens a range of strings to hold `value`, copying it only when it widens it.
+fn widen_str(range: &mut Option<(String, String)>, value: &str) {
+    match range {
+        None => *range = Some((value.to_owned(), value.to_owned())),
+        Some((min, max)) => {
+            if value < min.as_str() {
+                value.clone_into(min);
+            }
+            if value > max.as_str() {
+                value.clone_into(max);
+            }
+        }
+    }
+}
+
+/// The children of slot `i` of a list or map with `offsets`.
+fn span(offsets: &[usize], i: usize) -> Option<(usize, usize)> {
+    let start = *offsets.get(i)?;
+    let end = *offsets.get(i + 1)?;
+    (start <= end).then_some((start, end))
+}
+
+/// The children of the slots `slots` of a list or map with `offsets` (a null slot has
+/// none).
+fn spans(offsets: &[usize], slots: &std::ops::Range<usize>) -> Option<std::ops::Range<usize>> {
+    let start = *offsets.get(slots.start)?;
+    let end = *offsets.get(slots.end)?;
+    (start <= end).then_some(start..end)
 }
 
 /// Every column of `schema`, by id, with nothing seen.
@@ -964,20 +1127,14 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
         ));
     }
     let mut file = nothing_seen(schema);
-    let mut rows = reader.rows(ReadOptions::default())?;
+    // Batches of column vectors, each value seen where it lies: no row is assembled.
+    let mut batches = reader.batches(ReadOptions::default())?;
+    let mut batch: Option<(Batch, usize)> = None;
     let mut read = 0_u64;
     let mut empty = 0_usize;
     for (i, info) in stripes.iter().enumerate() {
-        let mut stripe = nothing_seen(schema);
-        let mut got = 0_u64;
-        while got < info.num_rows {
-            let Some(row) = rows.next() else {
-                break;
-            };
-            let row = row.map_err(|e| Failure::from(e).in_context(&format!("stripe {i}")))?;
-            add(&mut stripe, schema, &Field::Group(row.into_fields()));
-            got += 1;
-        }
+        let (stripe, got) = stripe_seen(schema, info.num_rows, &mut batches, &mut batch)
+            .map_err(|f| f.in_context(&format!("stripe {i}")))?;
         if got != info.num_rows {
             problems.push(format!(
                 "stripe {i}: {got} rows where its footer says {}",
@@ -1001,8 +1158,8 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
             all.merge(this);
         }
     }
-    if let Some(extra) = rows.next() {
-        extra?;
+    let past = batch.is_some_and(|(current, next)| next < current.num_rows);
+    if past || batches.next().is_some() {
         problems.push("rows past the stripes' counts".into());
     }
     let in_file = as_read(reader, reader.file_statistics_proto());
@@ -1084,12 +1241,27 @@ mod tests {
         );
     }
 
+    /// Adds `rows`, written by orc-file and read back as the vectors a reader gives, to
+    /// `seen`.
+    fn seen_of(seen: &mut [Seen], schema: &TypeDescription, rows: &[Row]) {
+        let options = orc_file::WriterOptions::default();
+        let mut writer = orc_file::OrcWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        for row in rows {
+            writer.write_row(row).unwrap();
+        }
+        let reader = OrcReader::open(writer.finish().unwrap()).unwrap();
+        for batch in reader.batches(ReadOptions::default()).unwrap() {
+            let batch = batch.unwrap();
+            add_slots(seen, schema, &batch, 0..batch.num_rows).unwrap();
+        }
+    }
+
     #[test]
     fn values_are_seen_by_column_as_orc_stores_them() {
         let schema = schema();
         let mut seen = nothing_seen(&schema);
         let row = |id: i64, s: Field, u: Field| {
-            Field::Group(vec![
+            Row::new(vec![
                 (Arc::from("id"), Field::Int(id)),
                 (Arc::from("s"), s),
                 (
@@ -1110,8 +1282,11 @@ mod tests {
             (Arc::from("tag"), Field::Int(1)),
             (Arc::from("value"), Field::Str("x".into())),
         ]);
-        add(&mut seen, &schema, &row(7, s, u));
-        add(&mut seen, &schema, &row(-2, Field::Null, Field::Null));
+        seen_of(
+            &mut seen,
+            &schema,
+            &[row(7, s, u), row(-2, Field::Null, Field::Null)],
+        );
         let values: Vec<u64> = seen.iter().map(|s| s.values).collect();
         assert_eq!(values, [2, 2, 1, 1, 1, 1, 2, 2, 2, 1, 0, 1]);
         let nulls: Vec<bool> = seen.iter().map(|s| s.has_null).collect();
@@ -1168,14 +1343,13 @@ mod tests {
         let schema = TypeDescription::parse("struct<arr:array<int>>").unwrap();
         let names = column_names(&schema);
         let mut seen = nothing_seen(&schema);
-        for i in 0..300_u64 {
-            let items = (0..i % 5).map(|_| Field::Int(1)).collect();
-            add(
-                &mut seen,
-                &schema,
-                &Field::Group(vec![(Arc::from("arr"), Field::List(items))]),
-            );
-        }
+        let rows: Vec<Row> = (0..300_u64)
+            .map(|i| {
+                let items = (0..i % 5).map(|_| Field::Int(1)).collect();
+                Row::new(vec![(Arc::from("arr"), Field::List(items))])
+            })
+            .collect();
+        seen_of(&mut seen, &schema, &rows);
         let SeenTyped::Collection { range, total } = &seen[1].typed else {
             panic!("a collection");
         };
