@@ -23,8 +23,14 @@
 //! whole and with filters pushed down, and must read the rows it read from
 //! `spark-default.parquet` (and those of them that pass the filter), but where [`PINS`]
 //! and [`MISREADINGS`] say otherwise.
+//!
+//! Spark's files cut short: the files of [`RECOVERED`] cut at 20 points each and
+//! rebuilt by `pqkit recover` (as `cargo xtask interop` does the other writers' files),
+//! which must keep every row group or stripe whole before the cut, read back by pyarrow
+//! as Spark's file's first ones.
 
 use crate::python::{Python, read};
+use crate::recovery;
 use crate::rows::{self, Pqkit, Tally};
 use crate::{root, target_dir};
 use serde_json::Value;
@@ -454,6 +460,23 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
         check_spark_file(&pqkit, &dir, file, &mut tally)?;
     }
     let read = checked.len();
+    // Spark's files cut short and recovered (recovery.rs), as interop does the others'.
+    let sources: Vec<recovery::Source> = RECOVERED
+        .iter()
+        .filter(|name| {
+            selected(name)
+                && written
+                    .iter()
+                    .any(|w| w.name == **name && w.error.is_none())
+        })
+        .map(|name| recovery::Source {
+            path: dir.join("spark").join(name),
+            checkpoints: false,
+        })
+        .collect();
+    if !sources.is_empty() {
+        recovery::recover_cuts(&python, &pqkit, &sources, &dir.join("recovery"), &mut tally)?;
+    }
     let made = make_ours(&pqkit, &dir, &written, &selected, &mut tally)?;
     spark.read(&made)?;
     let mut reads = 0;
@@ -479,6 +502,16 @@ pub(crate) fn run(filters: &[String]) -> Result<(), String> {
         "limits of the format or of the peer, as MISREADINGS and VERIFY_PINS of spark.rs say",
     )
 }
+
+/// Spark's files that are cut at 20 points each and recovered by `pqkit recover`
+/// (`recovery::recover_cuts`): parquet-java's in ten row groups, one with Bloom filters
+/// after its row group, one of v2 pages; ORC Java's.
+const RECOVERED: &[&str] = &[
+    "spark-small-pages.parquet",
+    "spark-bloom.parquet",
+    "spark-v2-zstd.parquet",
+    "spark-zlib.orc",
+];
 
 /// spark.py, running: one Spark session for both directions.
 struct Spark {
