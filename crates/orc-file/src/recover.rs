@@ -278,10 +278,9 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
             "not an ORC file: it does not start with \"ORC\"",
         ));
     }
-    let tails = find_tails(source, len)?;
-    // The file's own tail, else the last intermediate footer.
-    let base = tails.last();
-    if let Some(own) = base.filter(|t| t.end == len) {
+    // The file's own tail (found whether or not its postscript has the magic, which Hive
+    // 0.11's may lack), else the last intermediate footer.
+    if let Some(own) = tail_ending_at(source, len) {
         let kept = decoding(source, &own.like, &own.stripes);
         if kept.ok == own.stripes.len() {
             return Ok(Recovery {
@@ -302,6 +301,8 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
             kept.error.map(DropReason::Damaged),
         );
     }
+    let tails = find_tails(source, len)?;
+    let base = tails.last();
     let like = base
         .map(|t| &t.like)
         .or(options.like.as_ref())
@@ -452,24 +453,24 @@ fn decode_stripe<S: Source>(
     Ok(())
 }
 
-/// Every tail in the source that reads: a postscript ending in `ORC` and its length
-/// byte, whose footer and stripes read from the bytes before it. In file order.
+/// Every tail in the source that reads: a postscript ending in its magic `ORC` and its
+/// length byte, whose footer and stripes read from the bytes before it. In file order.
 fn find_tails<S: Source>(source: &S, len: u64) -> Result<Vec<Tail>> {
     const STEP: u64 = 8 << 20;
+    // The end of a postscript: its magic, field 8000 (`ORC`, length-delimited: the tag
+    // 0x82 0xF4 0x03 and the length 3), the last field, then the postscript's length.
+    const MAGIC: [u8; 7] = [0x82, 0xF4, 0x03, 0x03, b'O', b'R', b'C'];
     let mut tails = Vec::new();
-    let mut offset = 3;
+    let mut offset = 0;
     while offset < len {
-        // Overlapping by 3 bytes, so that a magic across two reads is seen.
-        let read = (len - offset).min(STEP + 3);
-        #[allow(clippy::cast_possible_truncation)] // at most STEP + 3
+        // Overlapping by 7 bytes, so that a magic across two reads is seen once.
+        let read = (len - offset).min(STEP + 7);
+        #[allow(clippy::cast_possible_truncation)] // at most STEP + 7
         let bytes = source.read_at(offset, read as usize)?;
-        for (i, window) in bytes.windows(4).enumerate() {
-            if window.get(..3) != Some(b"ORC".as_slice()) {
-                continue;
-            }
-            // The magic, then the postscript's length: the tail ends after it.
-            let end = offset + i as u64 + 4;
-            if let Some(tail) = tail_ending_at(source, end) {
+        for (i, window) in bytes.windows(8).enumerate() {
+            if window.get(..7) == Some(MAGIC.as_slice())
+                && let Some(tail) = tail_ending_at(source, offset + i as u64 + 8)
+            {
                 tails.push(tail);
             }
         }
