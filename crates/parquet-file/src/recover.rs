@@ -596,9 +596,13 @@ fn footer_before<S: Source>(source: &S, magic: u64, limits: &Limits) -> Result<O
     if length == 0 || length > limits.max_footer_size() {
         return Ok(None);
     }
-    // A FileMetaData starts with its version: field 1, an i32 (0x15 in the compact
-    // protocol), as every writer writes it.
-    if source.read_at(start, 1)?.first() != Some(&0x15) {
+    // A FileMetaData starts as every writer writes it: its version (field 1, an i32:
+    // 0x15 in the compact protocol, then a varint of one byte), then its schema (field 2,
+    // a list: 0x19, then a header whose low bits say structs, 0xC). Anything else is
+    // not read further, so a file of many `PAR1`s costs no reads of what precedes them.
+    let head = source.read_at(start, 4.min(usize::try_from(length).unwrap_or(4)))?;
+    if !matches!(head.as_ref(), [0x15, version, 0x19, list] if version & 0x80 == 0 && list & 0x0F == 0x0C)
+    {
         return Ok(None);
     }
     #[allow(clippy::cast_possible_truncation)] // at most the footer limit
