@@ -531,14 +531,7 @@ fn footer(
         group.ordinal = i16::try_from(g).ok();
     }
     file.num_rows = file.row_groups.iter().map(|g| g.num_rows).sum();
-    let mut bytes = Vec::new();
-    file.write_to(&mut bytes)
-        .map_err(|e| Error::decode("footer", e))?;
-    let length = u32::try_from(bytes.len())
-        .map_err(|_| Error::limit("footer size", bytes.len() as u64, u32::MAX.into()))?;
-    bytes.extend_from_slice(&length.to_le_bytes());
-    bytes.extend_from_slice(MAGIC);
-    Ok(bytes.into())
+    Ok(crate::write::framed_footer(&file)?.into())
 }
 
 /// The leaf columns of the schema the recovery reads with.

@@ -506,13 +506,7 @@ impl<S: Sink> FileWriter<S> {
     fn write_checkpoint(&mut self) -> Result<()> {
         let row_groups = self.row_groups.clone();
         let file = footer_metadata(&self.schema, &self.options, self.num_rows, row_groups);
-        let mut bytes = Vec::new();
-        file.write_to(&mut bytes)
-            .map_err(|e| Error::decode("checkpoint footer", e))?;
-        let length = u32::try_from(bytes.len())
-            .map_err(|_| Error::limit("footer size", bytes.len() as u64, u32::MAX.into()))?;
-        bytes.extend_from_slice(&length.to_le_bytes());
-        bytes.extend_from_slice(MAGIC);
+        let bytes = framed_footer(&file)?;
         Sink::write_all(&mut self.sink, &bytes)?;
         self.written += bytes.len() as u64;
         Ok(())
@@ -662,6 +656,19 @@ impl<S: Sink> FileWriter<S> {
         let schema = Schema::clone(&self.schema);
         Ok(FileMetaData::from_thrift(&decoded, &bytes, schema, None)?.0)
     }
+}
+
+/// `file` encoded and framed as a plaintext footer is at a file's end: its length, then
+/// `PAR1` (a checkpoint's, or a recovered file's).
+pub(crate) fn framed_footer(file: &thrift::FileMetaData<'_>) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    file.write_to(&mut bytes)
+        .map_err(|e| Error::decode("footer", e))?;
+    let length = u32::try_from(bytes.len())
+        .map_err(|_| Error::limit("footer size", bytes.len() as u64, u32::MAX.into()))?;
+    bytes.extend_from_slice(&length.to_le_bytes());
+    bytes.extend_from_slice(MAGIC);
+    Ok(bytes)
 }
 
 /// The footer's metadata: the schema, the row groups and what the options say of the
