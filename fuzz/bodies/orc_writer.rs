@@ -86,9 +86,10 @@ fn value(input: &mut Input<'_>, t: &TypeDescription, nullable: bool) -> Field {
     if nullable && input.chance(1) {
         return Field::Null;
     }
+    // `v` brought into the range of a signed integer of `bits` bits (up to 64).
     let bounded = |v: i64, bits: u32| {
-        let half = 1_i64 << (bits - 1);
-        v.rem_euclid(2 * half) - half
+        let half = 1_i128 << (bits - 1);
+        i64::try_from((i128::from(v) + half).rem_euclid(2 * half) - half).unwrap_or(0)
     };
     match t.kind() {
         Kind::Boolean => Field::Bool(input.chance(2)),
