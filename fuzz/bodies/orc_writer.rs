@@ -114,12 +114,20 @@ fn value(input: &mut Input<'_>, t: &TypeDescription, nullable: bool) -> Field {
         }
         Kind::Binary => Field::Bytes((0..input.below(20)).map(|_| input.byte()).collect()),
         Kind::Date => Field::Date(i32::try_from(bounded(input.i64(), 24)).unwrap_or(0)),
-        Kind::Timestamp | Kind::TimestampInstant => Field::Timestamp {
-            // Within the years 1677 to 2262, to the nanosecond.
-            value: i128::from(bounded(input.i64(), 63)),
-            unit: TimeUnit::Nanos,
-            utc: t.kind() == Kind::TimestampInstant,
-        },
+        Kind::Timestamp | Kind::TimestampInstant => {
+            // Within the years 1677 to 2262, to the nanosecond, but for the last second
+            // before 1970, which ORC cannot hold (readers read it a second late; see
+            // `OrcWriter`).
+            let mut value = i128::from(bounded(input.i64(), 63));
+            if (-1_000_000_000..0).contains(&value) {
+                value -= 1_000_000_000;
+            }
+            Field::Timestamp {
+                value,
+                unit: TimeUnit::Nanos,
+                utc: t.kind() == Kind::TimestampInstant,
+            }
+        }
         Kind::Decimal => {
             let precision = t.precision().unwrap_or(38);
             let bound = 10_i128.pow(precision.min(18));
