@@ -22,14 +22,23 @@ use crate::error::{Error, Result};
 use crate::schema::{Kind, TypeDescription};
 use crate::vector::{Batch, Vector, VectorData};
 
-/// The rows of a batch read with `schema` (a struct whose fields are the batch's
-/// columns).
-pub(crate) fn batch_to_rows(batch: &Batch, schema: &TypeDescription) -> Result<Vec<Row>> {
-    let names: Vec<Arc<str>> = schema
+/// The names of the columns of a batch read with `schema` (a struct whose fields are
+/// the batch's columns), shared by every row.
+pub(crate) fn column_names(schema: &TypeDescription) -> Vec<Arc<str>> {
+    schema
         .field_names()
         .iter()
         .map(|n| Arc::from(n.as_str()))
-        .collect();
+        .collect()
+}
+
+/// Row `i` of a batch read with `schema`, its columns named `names`.
+pub(crate) fn row_at(
+    batch: &Batch,
+    schema: &TypeDescription,
+    names: &[Arc<str>],
+    i: usize,
+) -> Result<Row> {
     if names.len() != batch.columns.len() {
         return Err(Error::invalid_input(format!(
             "a batch of {} columns for a schema of {}",
@@ -37,15 +46,11 @@ pub(crate) fn batch_to_rows(batch: &Batch, schema: &TypeDescription) -> Result<V
             names.len()
         )));
     }
-    let mut rows = Vec::with_capacity(batch.num_rows);
-    for i in 0..batch.num_rows {
-        let mut fields = Vec::with_capacity(names.len());
-        for ((name, column), t) in names.iter().zip(&batch.columns).zip(schema.children()) {
-            fields.push((Arc::clone(name), field_at(column, t, i)?));
-        }
-        rows.push(Row::new(fields));
+    let mut fields = Vec::with_capacity(names.len());
+    for ((name, column), t) in names.iter().zip(&batch.columns).zip(schema.children()) {
+        fields.push((Arc::clone(name), field_at(column, t, i)?));
     }
-    Ok(rows)
+    Ok(Row::new(fields))
 }
 
 fn mismatch(t: &TypeDescription) -> Error {

@@ -247,11 +247,6 @@ pub struct ChunkDecoder {
     stop_after: usize,
 }
 
-/// The largest compression block size a reader accepts: 64 MiB. Apache ORC's writers
-/// default to 64 KiB (C++) and 256 KiB (Java); a postscript asking for more is more
-/// likely a trap, one chunk inflating to its size for a handful of rows, than a file.
-pub const MAX_BLOCK_SIZE: usize = 64 << 20;
-
 impl ChunkDecoder {
     /// A decoder for `kind` with the postscript's `compressionBlockSize`, the most any
     /// chunk may hold (ignored for `NONE`).
@@ -263,13 +258,6 @@ impl ChunkDecoder {
     /// - [`Error::Format`] for a block size of 0 with a codec.
     pub fn new(kind: OrcCompression, block_size: u64) -> Result<Self> {
         kind.check_enabled()?;
-        if block_size > MAX_BLOCK_SIZE as u64 && kind.is_compressed() {
-            return Err(Error::LimitExceeded {
-                what: "compression block size",
-                requested: block_size,
-                limit: MAX_BLOCK_SIZE as u64,
-            });
-        }
         let block_size = usize::try_from(block_size)
             .map_err(|_| Error::unsupported(format!("compression block size {block_size}")))?;
         if block_size == 0 && kind.is_compressed() {

@@ -37,6 +37,19 @@ fn peak(f: impl FnOnce()) -> usize {
 /// nulls or a row index), whose column 1 has the stream `data` and `encodings` (the
 /// root's first).
 fn file(schema: &str, data: &[u8], encodings: &[Encoding], rows: u64) -> Vec<u8> {
+    file_of(schema, &[(1, StreamKind::Data, data)], encodings, rows, &[])
+}
+
+/// A ZSTD file of one stripe of `rows` rows of `schema`, with `streams` (column, kind,
+/// bytes before compression), column `encodings` (the root's first) and the metadata
+/// section `metadata` (none when empty).
+fn file_of(
+    schema: &str,
+    streams: &[(u32, StreamKind, &[u8])],
+    encodings: &[Encoding],
+    rows: u64,
+    metadata: &[u8],
+) -> Vec<u8> {
     let mut encoder = ChunkEncoder::new(OrcCompression::Zstd, None, BLOCK).unwrap();
     let mut compress = |bytes: &[u8]| {
         let mut out = Vec::new();
@@ -45,14 +58,21 @@ fn file(schema: &str, data: &[u8], encodings: &[Encoding], rows: u64) -> Vec<u8>
             .unwrap();
         out
     };
-    let stream = compress(data);
+    let streams: Vec<(u32, StreamKind, Vec<u8>)> = streams
+        .iter()
+        .map(|&(column, kind, bytes)| (column, kind, compress(bytes)))
+        .collect();
+    let data_length: usize = streams.iter().map(|(_, _, s)| s.len()).sum();
     let stripe_footer = compress(
         &proto::StripeFooter {
-            streams: vec![proto::Stream {
-                kind: Some(StreamKind::Data as i32),
-                column: Some(1),
-                length: Some(stream.len() as u64),
-            }],
+            streams: streams
+                .iter()
+                .map(|(column, kind, bytes)| proto::Stream {
+                    kind: Some(*kind as i32),
+                    column: Some(*column),
+                    length: Some(bytes.len() as u64),
+                })
+                .collect(),
             columns: encodings
                 .iter()
                 .map(|&k| proto::ColumnEncoding {
@@ -66,16 +86,24 @@ fn file(schema: &str, data: &[u8], encodings: &[Encoding], rows: u64) -> Vec<u8>
         .encode_to_vec(),
     );
     let mut out = b"ORC".to_vec();
-    out.extend_from_slice(&stream);
+    for (_, _, bytes) in &streams {
+        out.extend_from_slice(bytes);
+    }
     out.extend_from_slice(&stripe_footer);
+    let metadata = if metadata.is_empty() {
+        Vec::new()
+    } else {
+        compress(metadata)
+    };
+    out.extend_from_slice(&metadata);
     let footer = compress(
         &proto::Footer {
             header_length: Some(3),
-            content_length: Some(out.len() as u64),
+            content_length: Some((out.len() - metadata.len()) as u64),
             stripes: vec![proto::StripeInformation {
                 offset: Some(3),
                 index_length: Some(0),
-                data_length: Some(stream.len() as u64),
+                data_length: Some(data_length as u64),
                 footer_length: Some(stripe_footer.len() as u64),
                 number_of_rows: Some(rows),
                 ..proto::StripeInformation::default()
@@ -93,7 +121,7 @@ fn file(schema: &str, data: &[u8], encodings: &[Encoding], rows: u64) -> Vec<u8>
         compression: Some(proto::CompressionKind::Zstd as i32),
         compression_block_size: Some(BLOCK as u64),
         version: vec![0, 12],
-        metadata_length: Some(0),
+        metadata_length: Some(metadata.len() as u64),
         writer_version: Some(9),
         magic: Some("ORC".into()),
         ..proto::PostScript::default()
@@ -163,4 +191,86 @@ fn runs_of_2_to_the_31_rows_are_read_a_batch_at_a_time() {
         });
         assert!(held < BOUND, "{schema}: {held} bytes");
     }
+}
+
+#[test]
+fn one_row_of_2_to_the_26_list_elements_is_refused_before_they_are_read() {
+    // One list (RLE v1 literal: its length, 2^26) of 2^26 zeros (RLE v1 runs of 128):
+    // true, and 2.5 GB once read whole into rows.
+    let elements = 1_u64 << 26;
+    let lengths = [0xFF, 0x80, 0x80, 0x80, 0x20];
+    let zeros = [0x7D_u8, 0x00, 0x00].repeat((elements / 128) as usize);
+    let bytes = file_of(
+        "struct<l:array<bigint>>",
+        &[
+            (1, StreamKind::Length, &lengths),
+            (2, StreamKind::Data, &zeros),
+        ],
+        &[Encoding::Direct, Encoding::Direct, Encoding::Direct],
+        1,
+        &[],
+    );
+    drop(zeros);
+    let held = peak(|| {
+        let reader = OrcReader::open(bytes).unwrap();
+        let error = reader
+            .rows(ReadOptions::default())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            matches!(
+                error,
+                orc_file::Error::LimitExceeded {
+                    requested: 67_108_864,
+                    limit: 1_048_576,
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        assert!(error.to_string().contains("max_record_values"), "{error}");
+    });
+    assert!(held < BOUND, "{held} bytes");
+}
+
+#[test]
+fn a_metadata_section_of_a_million_stripes_is_refused_before_it_is_decoded() {
+    // Statistics for a million stripes (each of one empty column statistics) in a
+    // file of one stripe: 4 MB that decoded whole once took hundreds of megabytes.
+    let metadata = [0x0A_u8, 0x02, 0x0A, 0x00].repeat(1_000_000);
+    let bytes = file_of(
+        "struct<a:bigint>",
+        &[(1, StreamKind::Data, &[0x00, 0x07])],
+        &[Encoding::Direct, Encoding::Direct],
+        3,
+        &metadata,
+    );
+    let held = peak(|| {
+        let reader = OrcReader::open(bytes).unwrap();
+        let error = reader.stripe_statistics().unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "malformed ORC file: the metadata holds the statistics of 1000000 stripes, \
+             the file has 1"
+        );
+    });
+    assert!(held < BOUND, "{held} bytes");
+    // One stripe's statistics of a million columns, for a schema of two.
+    let mut metadata = vec![0x0A, 0x80, 0x89, 0x7A];
+    metadata.extend([0x0A_u8, 0x00].repeat(1_000_000));
+    let bytes = file_of(
+        "struct<a:bigint>",
+        &[(1, StreamKind::Data, &[0x00, 0x07])],
+        &[Encoding::Direct, Encoding::Direct],
+        3,
+        &metadata,
+    );
+    let reader = OrcReader::open(bytes).unwrap();
+    assert_eq!(
+        reader.stripe_statistics().unwrap_err().to_string(),
+        "malformed ORC file: the metadata holds the statistics of 1000000 columns for \
+         stripe 0, the file has 2"
+    );
 }

@@ -17,7 +17,8 @@ use std::sync::Arc;
 use bytes::Bytes;
 use orc_file::proto::stream::Kind as StreamKind;
 use orc_file::{
-    OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription, WriterOptions, proto,
+    Limits, OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription, WriterOptions,
+    proto,
 };
 use parquet_core::{Field, Row};
 use prost::Message;
@@ -84,18 +85,41 @@ fn a_list_of_a_billion_elements_is_refused() {
     assert!(len >= 5, "{len}");
     // Keep the stream's length: the first run claims 2^30 elements, 3 times.
     bytes[offset..offset + 5].copy_from_slice(&short_repeat(1 << 30));
-    // Batches of the three rows the first run covers.
-    let error = read_batches_of(bytes, 3).unwrap_err().to_string();
-    assert!(error.contains("exceeds limit"), "{error}");
+    // Batches of the three rows the first run covers: one list is past the limit of a
+    // row, and with that limit raised, three are past that of a batch.
+    let error = read_batches_of(bytes.clone(), 3).unwrap_err().to_string();
+    assert!(error.contains("max_record_values"), "{error}");
+    let reader = OrcReader::open(Bytes::from(bytes)).unwrap();
+    let limits = Limits::default().with_max_record_values(1 << 30);
+    let options = ReadOptions::default()
+        .with_batch_size(3)
+        .with_limits(limits);
+    let error = reader
+        .batches(options)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            orc_file::Error::LimitExceeded {
+                requested: 1_073_741_824,
+                limit: 16_777_216,
+                ..
+            }
+        ),
+        "{error}"
+    );
 }
 
 #[test]
 fn a_list_longer_than_its_elements_is_refused() {
     let mut bytes = file("struct<l:array<bigint>>", &list_rows());
     let (offset, _) = stream(&bytes, 1, StreamKind::Length);
-    // 2^24 elements in each of three lists, under the batch limit: the elements' stream
-    // runs out long before.
-    bytes[offset..offset + 5].copy_from_slice(&short_repeat(1 << 24));
+    // 2^19 elements in each of three lists, under the limits: the elements' stream runs
+    // out long before.
+    bytes[offset..offset + 5].copy_from_slice(&short_repeat(1 << 19));
     let error = read_batches_of(bytes, 3).unwrap_err().to_string();
     assert!(error.contains("ends after"), "{error}");
 }
@@ -218,7 +242,7 @@ fn a_batch_of_one_long_entry_repeated_is_refused_before_it_is_allocated() {
     // A smaller batch reads them; so does a larger limit.
     let batches = reader.batches(ReadOptions::default()).unwrap();
     assert_eq!(batches.map(|b| b.unwrap().num_rows).sum::<usize>(), 3000);
-    let larger = all.with_max_batch_bytes(400 << 20);
+    let larger = all.with_limits(Limits::default().with_max_batch_bytes(400 << 20));
     assert_eq!(
         reader
             .batches(larger)

@@ -169,11 +169,18 @@ fn a_block_size_past_the_limit_is_refused() {
         ..postscript(len)
     });
     assert!(matches!(
-        OrcReader::open(huge),
+        OrcReader::open(huge.clone()),
         Err(Error::LimitExceeded {
             what: "compression block size",
             requested: 1_073_741_824,
             limit: 67_108_864
         })
     ));
+    // A reader told to allow it goes on to the footer (which is not ZLIB chunks).
+    let limits = orc_file::Limits::default().with_max_block_size(1 << 30);
+    let error = OrcReader::open_with(huge, limits)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("the footer: malformed data"), "{error}");
 }

@@ -12,6 +12,7 @@ use parquet_core::ByteArrayBatch;
 
 use crate::calendar;
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 use crate::proto::RowIndex;
 use crate::proto::column_encoding::Kind as EncodingKind;
 use crate::proto::stream::Kind as StreamKind;
@@ -24,10 +25,6 @@ use super::stripe::{Stream, StripeStreams};
 /// Seconds from 1970-01-01 to 2015-01-01, ORC's timestamp base.
 pub(crate) const TIMESTAMP_BASE: i64 = 1_420_070_400;
 
-/// The most values (list elements, map entries) one batch may hold below a list or map:
-/// a length stream can claim billions of elements in a few bytes.
-pub(crate) const MAX_BATCH_VALUES: usize = 1 << 26;
-
 /// A decoder for one column and its children.
 pub(crate) struct ColumnDecoder {
     column: u32,
@@ -35,6 +32,8 @@ pub(crate) struct ColumnDecoder {
     kind: Decoder,
     /// Scratch: the presence of this batch's slots.
     mask: Vec<bool>,
+    /// The most a batch of the column may hold.
+    limits: Limits,
 }
 
 enum Decoder {
@@ -56,8 +55,6 @@ enum Decoder {
         entries: ByteArrayBatch,
         ids: Ints,
         scratch: Vec<i64>,
-        /// The most bytes a batch of the column may hold.
-        max_bytes: usize,
     },
     Timestamp {
         seconds: Ints,
@@ -334,7 +331,6 @@ impl ColumnDecoder {
                     entries,
                     ids: int(streams, StreamKind::Data, false),
                     scratch: Vec::new(),
-                    max_bytes: streams.max_batch_bytes,
                 }
             }
             Kind::String | Kind::Varchar | Kind::Char | Kind::Binary => Decoder::Direct {
@@ -390,6 +386,7 @@ impl ColumnDecoder {
             present,
             kind: decoder,
             mask: Vec::new(),
+            limits: streams.limits,
         })
     }
 
@@ -600,6 +597,7 @@ impl ColumnDecoder {
                         "column {column}: a string length is negative or too large"
                     ))
                 })?;
+                check_batch_bytes(total, &self.limits)?;
                 let bytes = data.take(total, column, "DATA")?;
                 // The values are one run of bytes: cut it by the lengths, a null slot
                 // taking none, in one copy.
@@ -623,7 +621,6 @@ impl ColumnDecoder {
                 entries,
                 ids,
                 scratch,
-                max_bytes,
             } => {
                 let got = fill(scratch, count, |out| ids.decode(out))?;
                 if got < count {
@@ -645,13 +642,7 @@ impl ColumnDecoder {
                         })?;
                     total = total.saturating_add(entry.len());
                 }
-                if total > *max_bytes {
-                    return Err(Error::LimitExceeded {
-                        what: "bytes of strings or binaries in one batch of a column",
-                        requested: total as u64,
-                        limit: *max_bytes as u64,
-                    });
-                }
+                check_batch_bytes(total, &self.limits)?;
                 let values = reuse_bytes(out);
                 values.reserve(n, total);
                 let entry = |id: i64| {
@@ -795,7 +786,8 @@ impl ColumnDecoder {
                 elements,
                 scratch,
             } => {
-                let offsets = read_offsets(lengths, scratch, n, count, present, column)?;
+                let offsets =
+                    read_offsets(lengths, scratch, n, count, present, column, &self.limits)?;
                 let total = offsets.last().copied().unwrap_or(0);
                 let (offs, child) = list_parts(out);
                 *offs = offsets;
@@ -807,7 +799,8 @@ impl ColumnDecoder {
                 values,
                 scratch,
             } => {
-                let offsets = read_offsets(lengths, scratch, n, count, present, column)?;
+                let offsets =
+                    read_offsets(lengths, scratch, n, count, present, column, &self.limits)?;
                 let total = offsets.last().copied().unwrap_or(0);
                 let (offs, k, v) = map_parts(out);
                 *offs = offsets;
@@ -1175,7 +1168,7 @@ fn union_parts(out: &mut Vector) -> (&mut Vec<u8>, &mut Vec<Vector>) {
     (tags, alternatives)
 }
 
-/// The offsets of `n` list or map slots from `count` lengths.
+/// The offsets of `n` list or map slots from `count` lengths, within `limits`.
 fn read_offsets(
     lengths: &mut Ints,
     scratch: &mut Vec<i64>,
@@ -1183,6 +1176,7 @@ fn read_offsets(
     count: usize,
     present: Option<&[bool]>,
     column: u32,
+    limits: &Limits,
 ) -> Result<Vec<usize>> {
     let got = fill(scratch, count, |out| lengths.decode(out))?;
     if got < count {
@@ -1199,19 +1193,38 @@ fn read_offsets(
             let len = lens.next().copied().unwrap_or(0);
             let len = usize::try_from(len)
                 .map_err(|_| Error::format(format!("column {column}: list length {len}")))?;
+            if len > limits.max_record_values() {
+                return Err(Error::LimitExceeded {
+                    what: "values under one list or map of one row (max_record_values)",
+                    requested: len as u64,
+                    limit: limits.max_record_values() as u64,
+                });
+            }
             total = total.saturating_add(len);
-            if total > MAX_BATCH_VALUES {
-                return Err(parquet_core::Error::LimitExceeded {
-                    what: "values under the lists or maps of one batch",
+            if total > limits.max_batch_values() {
+                return Err(Error::LimitExceeded {
+                    what: "values under the lists or maps of one batch (max_batch_values)",
                     requested: total as u64,
-                    limit: MAX_BATCH_VALUES as u64,
-                }
-                .into());
+                    limit: limits.max_batch_values() as u64,
+                });
             }
         }
         offsets.push(total);
     }
     Ok(offsets)
+}
+
+/// [`Error::LimitExceeded`] when a batch of a column would hold `total` bytes of
+/// strings or binaries, past [`Limits::max_batch_bytes`].
+fn check_batch_bytes(total: usize, limits: &Limits) -> Result<()> {
+    if total > limits.max_batch_bytes() {
+        return Err(Error::LimitExceeded {
+            what: "bytes of strings or binaries in one batch of a column (max_batch_bytes)",
+            requested: total as u64,
+            limit: limits.max_batch_bytes() as u64,
+        });
+    }
+    Ok(())
 }
 
 /// Decodes ORC's nanosecond encoding: the low 3 bits `z` say that the value was

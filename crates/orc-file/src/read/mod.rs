@@ -8,14 +8,16 @@ mod stripe;
 pub use stripe::{StreamInfo, StripeFooter};
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use parquet_core::io::Source;
 use parquet_core::{Predicate, Row};
 use prost::Message;
 
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 use crate::proto;
-use crate::row::batch_to_rows;
+use crate::row::{column_names, row_at};
 use crate::schema::{Kind, TypeDescription};
 use crate::statistics::ColumnStatistics;
 use crate::stream::{ChunkDecoder, OrcCompression};
@@ -30,9 +32,6 @@ const TAIL_READ: u64 = 16 * 1024;
 
 /// Apache ORC's default compression block size, for files that do not say theirs.
 const DEFAULT_BLOCK_SIZE: u64 = 256 * 1024;
-
-/// The largest compressed footer, metadata or stripe footer accepted.
-const MAX_METADATA: u64 = 1 << 30;
 
 /// The version of the file format: `[0, 11]` (ORC v0, Hive 0.11) or `[0, 12]` (ORC v1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -78,11 +77,8 @@ pub struct ReadOptions {
     projection: Option<Vec<String>>,
     batch_size: usize,
     predicate: Option<Predicate>,
-    max_batch_bytes: usize,
+    limits: Option<Limits>,
 }
-
-/// The default of [`ReadOptions::with_max_batch_bytes`]: 256 MiB.
-pub const MAX_BATCH_BYTES: usize = 256 << 20;
 
 impl Default for ReadOptions {
     fn default() -> Self {
@@ -90,7 +86,7 @@ impl Default for ReadOptions {
             projection: None,
             batch_size: 1024,
             predicate: None,
-            max_batch_bytes: MAX_BATCH_BYTES,
+            limits: None,
         }
     }
 }
@@ -109,13 +105,13 @@ impl ReadOptions {
         self
     }
 
-    /// The most bytes of strings or binaries one column's batch may hold (default
-    /// [`MAX_BATCH_BYTES`]): a batch of dictionary-encoded values that would hold more
-    /// (a long entry that many rows repeat) is [`Error::LimitExceeded`] before anything
-    /// is allocated for it; a smaller batch size reads such rows.
+    /// The limits of this read's batches (by default, those the reader was opened
+    /// with: [`OrcReader::open_with`]): a batch that would hold more bytes of strings
+    /// or values under lists than they allow is [`Error::LimitExceeded`] before
+    /// anything is allocated for it.
     #[must_use]
-    pub fn with_max_batch_bytes(mut self, bytes: usize) -> Self {
-        self.max_batch_bytes = bytes;
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = Some(limits);
         self
     }
 
@@ -165,16 +161,28 @@ pub struct OrcReader<S> {
     stripes: Vec<StripeInfo>,
     /// Where the (compressed) metadata section is: offset and length.
     metadata: (u64, u64),
+    limits: Limits,
 }
 
 impl<S: Source> OrcReader<S> {
-    /// Opens a file: reads and checks its tail.
+    /// Opens a file: reads and checks its tail, within the default [`Limits`].
     ///
     /// # Errors
     ///
     /// [`Error::Format`] when the file is not ORC or its tail is malformed,
-    /// [`Error::Io`] from the source.
+    /// [`Error::LimitExceeded`] when it is past a limit, [`Error::Io`] from the source.
     pub fn open(source: S) -> Result<Self> {
+        Self::open_with(source, Limits::default())
+    }
+
+    /// Opens a file within `limits`: those of its tail (footer, metadata, stripes,
+    /// compression block size) and, unless [`ReadOptions::with_limits`] says otherwise,
+    /// of the batches read from it.
+    ///
+    /// # Errors
+    ///
+    /// As [`OrcReader::open`].
+    pub fn open_with(source: S, limits: Limits) -> Result<Self> {
         let len = source.len()?;
         if len < 4 {
             return Err(Error::format(format!(
@@ -230,15 +238,19 @@ impl<S: Source> OrcReader<S> {
         let block_size = postscript
             .compression_block_size
             .unwrap_or(DEFAULT_BLOCK_SIZE);
+        if compression.is_compressed() {
+            check_limit(
+                "compression block size",
+                block_size,
+                limits.max_block_size(),
+            )?;
+        }
         let mut chunks = ChunkDecoder::new(compression, block_size)?;
 
         let footer_len = postscript.footer_length.unwrap_or(0);
         let metadata_len = postscript.metadata_length.unwrap_or(0);
-        if footer_len > MAX_METADATA || metadata_len > MAX_METADATA {
-            return Err(Error::format(format!(
-                "footer of {footer_len} bytes and metadata of {metadata_len}: past the limit of {MAX_METADATA}"
-            )));
-        }
+        check_limit("footer size", footer_len, limits.max_footer_size())?;
+        check_limit("metadata size", metadata_len, limits.max_footer_size())?;
         let footer_start = ps_start
             .checked_sub(footer_len)
             .filter(|&s| s >= 3)
@@ -254,7 +266,7 @@ impl<S: Source> OrcReader<S> {
                 ))
             })?;
         let footer_bytes = read_range(&source, &tail, tail_start, footer_start, footer_len)?;
-        let footer_bytes = decompress(&mut chunks, &footer_bytes, "footer")?;
+        let footer_bytes = decompress(&mut chunks, &footer_bytes, "footer", &limits)?;
         let footer = proto::Footer::decode(footer_bytes.as_slice())?;
         let schema = TypeDescription::from_proto(&footer.types)?;
         if schema.kind() != Kind::Struct {
@@ -264,7 +276,12 @@ impl<S: Source> OrcReader<S> {
             )));
         }
 
-        let stripes = stripe_infos(&footer, metadata_start)?;
+        check_limit(
+            "stripes",
+            footer.stripes.len() as u64,
+            limits.max_stripes() as u64,
+        )?;
+        let stripes = stripe_infos(&footer, metadata_start, &limits)?;
         Ok(Self {
             source,
             postscript,
@@ -275,6 +292,7 @@ impl<S: Source> OrcReader<S> {
             version,
             stripes,
             metadata: (metadata_start, metadata_len),
+            limits,
         })
     }
 
@@ -394,7 +412,9 @@ impl<S: Source> OrcReader<S> {
     ///
     /// # Errors
     ///
-    /// When the metadata section is malformed.
+    /// When the metadata section is malformed, or holds more stripes' statistics than
+    /// the file has stripes, or more columns' than the schema has columns (each counted
+    /// before it is decoded).
     pub fn stripe_statistics_proto(&self) -> Result<Vec<proto::StripeStatistics>> {
         let (offset, len) = self.metadata;
         if len == 0 {
@@ -402,8 +422,32 @@ impl<S: Source> OrcReader<S> {
         }
         let bytes = self.source.read_at(offset, size(len)?)?;
         let mut chunks = ChunkDecoder::new(self.compression, self.block_size)?;
-        let bytes = decompress(&mut chunks, &bytes, "metadata")?;
-        Ok(proto::Metadata::decode(bytes.as_slice())?.stripe_stats)
+        let bytes = decompress(&mut chunks, &bytes, "metadata", &self.limits)?;
+        // `Metadata` is `repeated StripeStatistics stripeStats = 1`, each a
+        // `repeated ColumnStatistics colStats = 1`.
+        let stripes = messages(&bytes, 1)?;
+        if stripes.len() > self.stripes.len() {
+            return Err(Error::format(format!(
+                "the metadata holds the statistics of {} stripes, the file has {}",
+                stripes.len(),
+                self.stripes.len()
+            )));
+        }
+        let columns = self.schema.column_count();
+        stripes
+            .into_iter()
+            .enumerate()
+            .map(|(i, stripe)| {
+                let count = messages(stripe, 1)?.len();
+                if count > columns {
+                    return Err(Error::format(format!(
+                        "the metadata holds the statistics of {count} columns for stripe \
+                         {i}, the file has {columns}"
+                    )));
+                }
+                Ok(proto::StripeStatistics::decode(stripe)?)
+            })
+            .collect()
     }
 
     /// The footer of stripe `index`: its streams, encodings and time zone.
@@ -426,7 +470,7 @@ impl<S: Source> OrcReader<S> {
     ) -> Result<StripeFooter> {
         let at = info.offset + info.index_length + info.data_length;
         let bytes = self.source.read_at(at, size(info.footer_length)?)?;
-        let bytes = decompress(chunks, &bytes, "stripe footer")?;
+        let bytes = decompress(chunks, &bytes, "stripe footer", &self.limits)?;
         StripeFooter::decode(
             &bytes,
             info.offset,
@@ -494,9 +538,12 @@ impl<S: Source> OrcReader<S> {
     ///
     /// When a projected column does not exist.
     pub fn rows(&self, options: ReadOptions) -> Result<Rows<'_, S>> {
+        let batches = self.batches(options)?;
         Ok(Rows {
-            batches: self.batches(options)?,
-            pending: Vec::new().into_iter(),
+            names: column_names(&batches.schema),
+            batches,
+            batch: Batch::default(),
+            next: 0,
         })
     }
 }
@@ -504,7 +551,7 @@ impl<S: Source> OrcReader<S> {
 /// The stripes of a footer, each checked to lie before the metadata at `data_end` and
 /// after the one before it (stripes that overlap, or come out of order, would be read
 /// again and again: a million of them at the same bytes, say).
-fn stripe_infos(footer: &proto::Footer, data_end: u64) -> Result<Vec<StripeInfo>> {
+fn stripe_infos(footer: &proto::Footer, data_end: u64, limits: &Limits) -> Result<Vec<StripeInfo>> {
     let mut stripes: Vec<StripeInfo> = Vec::with_capacity(footer.stripes.len());
     let mut previous_end = 0;
     for (i, s) in footer.stripes.iter().enumerate() {
@@ -520,8 +567,12 @@ fn stripe_infos(footer: &proto::Footer, data_end: u64) -> Result<Vec<StripeInfo>
             .checked_add(info.index_length)
             .and_then(|e| e.checked_add(info.data_length))
             .and_then(|e| e.checked_add(info.footer_length));
-        if info.offset < 3 || end.is_none_or(|e| e > data_end) || info.footer_length > MAX_METADATA
-        {
+        check_limit(
+            "stripe footer size",
+            info.footer_length,
+            limits.max_footer_size(),
+        )?;
+        if info.offset < 3 || end.is_none_or(|e| e > data_end) {
             return Err(Error::format(format!(
                 "stripe {i} at {} of {} + {} + {} bytes is outside the file's data",
                 info.offset, info.index_length, info.data_length, info.footer_length
@@ -574,17 +625,61 @@ fn read_range<S: Source>(
     Ok(source.read_at(start, size(len)?)?.to_vec())
 }
 
-/// The most bytes a footer, a metadata section or a stripe footer may decompress to:
-/// 256 MiB.
-const MAX_DECOMPRESSED_METADATA: usize = 256 << 20;
+/// The length-delimited fields numbered `field` of the protobuf message `bytes` (the
+/// entries of a repeated message field), without decoding them; other fields are skipped.
+fn messages(mut bytes: &[u8], field: u32) -> Result<Vec<&[u8]>> {
+    use prost::encoding::{WireType, decode_key, decode_varint};
+    let mut found = Vec::new();
+    while !bytes.is_empty() {
+        let (tag, wire_type) = decode_key(&mut bytes)?;
+        let len = match wire_type {
+            WireType::Varint => {
+                decode_varint(&mut bytes)?;
+                0
+            }
+            WireType::SixtyFourBit => 8,
+            WireType::ThirtyTwoBit => 4,
+            WireType::LengthDelimited => usize::try_from(decode_varint(&mut bytes)?)
+                .map_err(|_| Error::format("a protobuf field longer than memory"))?,
+            WireType::StartGroup | WireType::EndGroup => {
+                return Err(Error::format("a protobuf group, which ORC never uses"));
+            }
+        };
+        let (value, rest) = bytes
+            .split_at_checked(len)
+            .ok_or_else(|| Error::format("a protobuf field past the end of its message"))?;
+        if tag == field && wire_type == WireType::LengthDelimited {
+            found.push(value);
+        }
+        bytes = rest;
+    }
+    Ok(found)
+}
+
+/// [`Error::LimitExceeded`] when `requested` is past `limit`.
+fn check_limit(what: &'static str, requested: u64, limit: u64) -> Result<()> {
+    if requested > limit {
+        return Err(Error::LimitExceeded {
+            what,
+            requested,
+            limit,
+        });
+    }
+    Ok(())
+}
 
 /// `bytes`, a footer, metadata section or stripe footer (`what`), decompressed, at most
-/// [`MAX_DECOMPRESSED_METADATA`] of it.
-fn decompress(chunks: &mut ChunkDecoder, bytes: &[u8], what: &str) -> Result<Vec<u8>> {
+/// [`Limits::max_footer_size`] of it.
+fn decompress(
+    chunks: &mut ChunkDecoder,
+    bytes: &[u8],
+    what: &str,
+    limits: &Limits,
+) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     let mut starts = Vec::new();
     let max_output = chunks.max_output();
-    chunks.set_max_output(MAX_DECOMPRESSED_METADATA);
+    chunks.set_max_output(usize::try_from(limits.max_footer_size()).unwrap_or(usize::MAX));
     let decoded = chunks.decode_stream(bytes, &mut out, &mut starts);
     chunks.set_max_output(max_output);
     decoded.map_err(|e| match e {
@@ -619,7 +714,7 @@ pub struct Batches<'a, S> {
     index_columns: Vec<bool>,
     schema: TypeDescription,
     batch_size: usize,
-    max_batch_bytes: usize,
+    limits: Limits,
     predicate: Option<Predicate>,
     stripe_statistics: Vec<proto::StripeStatistics>,
     next_stripe: usize,
@@ -650,13 +745,14 @@ impl<'a, S: Source> Batches<'a, S> {
             stripe_statistics = reader.stripe_statistics_proto()?;
         }
         let chunks = ChunkDecoder::new(reader.compression, reader.block_size)?;
+        let limits = options.limits.unwrap_or(reader.limits);
         Ok(Self {
             reader,
             selected,
             index_columns,
             schema,
             batch_size: options.batch_size,
-            max_batch_bytes: options.max_batch_bytes,
+            limits,
             predicate: options.predicate,
             stripe_statistics,
             next_stripe: 0,
@@ -765,7 +861,7 @@ impl<'a, S: Source> Batches<'a, S> {
                 &mut self.buffers,
             )?;
             streams.hybrid_calendar = reader.calendar() == proto::CalendarKind::JulianGregorian;
-            streams.max_batch_bytes = self.max_batch_bytes;
+            streams.limits = self.limits;
             self.decoders = reader
                 .schema
                 .children()
@@ -857,38 +953,44 @@ impl<S: Source> Iterator for Batches<'_, S> {
     }
 }
 
-/// Rows: see [`OrcReader::rows`].
+/// Rows: see [`OrcReader::rows`]. Each is made from its batch as it is asked for, so a
+/// batch costs its vectors and one row at a time.
 pub struct Rows<'a, S> {
     batches: Batches<'a, S>,
-    pending: std::vec::IntoIter<Row>,
-}
-
-impl<S: Source> Rows<'_, S> {
-    /// The schema of the rows.
-    pub fn schema(&self) -> &TypeDescription {
-        self.batches.schema()
-    }
+    names: Vec<Arc<str>>,
+    batch: Batch,
+    /// The next row of `batch`.
+    next: usize,
 }
 
 impl<S: Source> Iterator for Rows<'_, S> {
     type Item = Result<Row>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(row) = self.pending.next() {
-                return Some(Ok(row));
+        while self.next >= self.batch.num_rows {
+            if self.batches.failed {
+                return None;
             }
-            let batch = match self.batches.next()? {
-                Ok(batch) => batch,
-                Err(e) => return Some(Err(e)),
-            };
-            match batch_to_rows(&batch, &self.batches.schema) {
-                Ok(rows) => self.pending = rows.into_iter(),
+            self.next = 0;
+            match self.batches.next_into(&mut self.batch) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.batch.num_rows = 0;
+                    return None;
+                }
                 Err(e) => {
                     self.batches.failed = true;
+                    self.batch.num_rows = 0;
                     return Some(Err(e));
                 }
             }
         }
+        let row = row_at(&self.batch, &self.batches.schema, &self.names, self.next);
+        self.next += 1;
+        if row.is_err() {
+            self.batches.failed = true;
+            self.batch.num_rows = 0;
+        }
+        Some(row)
     }
 }

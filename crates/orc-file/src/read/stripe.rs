@@ -7,6 +7,7 @@ use parquet_core::io::Source;
 use prost::Message;
 
 use crate::error::{Error, Result};
+use crate::limits::Limits;
 use crate::proto::{self, column_encoding::Kind as EncodingKind, stream::Kind as StreamKind};
 use crate::schema::{Kind, TypeDescription};
 use crate::stream::ChunkDecoder;
@@ -118,8 +119,8 @@ pub(crate) struct StripeStreams {
     pub(crate) timezone: Option<String>,
     /// Whether days and seconds count in the hybrid Julian/Gregorian calendar.
     pub(crate) hybrid_calendar: bool,
-    /// The most bytes of strings one column's batch may hold.
-    pub(crate) max_batch_bytes: usize,
+    /// The limits of a batch.
+    pub(crate) limits: Limits,
 }
 
 impl StripeStreams {
@@ -187,7 +188,7 @@ impl StripeStreams {
             indexes,
             timezone: footer.writer_timezone.clone(),
             hybrid_calendar: false,
-            max_batch_bytes: super::MAX_BATCH_BYTES,
+            limits: Limits::default(),
         })
     }
 
