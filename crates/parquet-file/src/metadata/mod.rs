@@ -4,6 +4,7 @@
 //! encrypted or signed.
 
 mod crypto;
+mod decode;
 mod footer;
 mod statistics;
 
@@ -23,8 +24,10 @@ pub use crypto::DecryptionOptions;
 pub(crate) use crypto::{ChunkCipher, ChunkCiphers, FileDecryptor};
 pub(crate) use footer::Footer;
 pub use footer::{FooterProtection, MAGIC, MAGIC_ENCRYPTED};
+use statistics::{ChunkStatistics, RawStatistics};
 pub use statistics::{ColumnStatistics, SortOrder, Statistics, decode_value, sort_order};
 pub(crate) use statistics::{compare_values, is_nan, share};
+use thrift::SmallList;
 
 /// An encoding of values or levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -41,6 +44,13 @@ pub enum Encoding {
     ByteStreamSplit,
     /// An encoding this reader does not know, by its number.
     Unknown(i32),
+}
+
+impl Default for Encoding {
+    /// PLAIN, the encoding every type has.
+    fn default() -> Self {
+        Self::Plain
+    }
 }
 
 macro_rules! encodings {
@@ -170,7 +180,7 @@ impl ColumnOrder {
 }
 
 /// How many pages of a column chunk have a page type and encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PageEncodingStats {
     /// The page type (parquet.thrift's number: 0 data, 2 dictionary, 3 data v2).
     pub page_type: i32,
@@ -324,8 +334,9 @@ pub struct ColumnChunk {
     file_offset: i64,
     offset_index: Option<IndexLocation>,
     column_index: Option<IndexLocation>,
-    encryption: Option<ColumnEncryption>,
-    encrypted_metadata: Option<Vec<u8>>,
+    // Boxed, as they are rare: a column chunk stays small.
+    encryption: Option<Box<ColumnEncryption>>,
+    encrypted_metadata: Option<Box<[u8]>>,
     metadata: Option<ColumnChunkMetaData>,
 }
 
@@ -352,7 +363,7 @@ impl ColumnChunk {
 
     /// How the chunk is encrypted (`None` when it is not).
     pub fn encryption(&self) -> Option<&ColumnEncryption> {
-        self.encryption.as_ref()
+        self.encryption.as_deref()
     }
 
     /// The chunk's metadata, or `None` when it is encrypted with a key the reader was not
@@ -382,6 +393,7 @@ impl ColumnChunk {
             _ => ColumnEncryption::Unknown,
         });
         let cipher = ciphers.map_or(ChunkCipher::Plaintext, |c| c.get(encryption.as_ref(), path));
+        let encryption = encryption.map(Box::new);
         let plaintext = || {
             chunk
                 .meta_data
@@ -424,10 +436,7 @@ impl ColumnChunk {
                 "column index location",
             )?,
             encryption,
-            encrypted_metadata: chunk
-                .encrypted_column_metadata
-                .as_deref()
-                .map(<[u8]>::to_vec),
+            encrypted_metadata: chunk.encrypted_column_metadata.as_deref().map(Box::from),
             metadata,
         };
         Ok((chunk, cipher))
@@ -443,7 +452,7 @@ impl ColumnChunk {
                 )
             })
         };
-        let crypto = self.encryption.as_ref().and_then(|e| match e {
+        let crypto = self.encryption.as_deref().and_then(|e| match e {
             ColumnEncryption::FooterKey => {
                 Some(thrift::ColumnCryptoMetaData::EncryptionWithFooterKey(
                     thrift::EncryptionWithFooterKey {},
@@ -487,7 +496,7 @@ impl ColumnChunk {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnChunkMetaData {
     physical_type: PhysicalType,
-    encodings: Vec<Encoding>,
+    encodings: SmallList<Encoding, 4>,
     codec: Codec,
     num_values: u64,
     total_uncompressed_size: u64,
@@ -496,12 +505,12 @@ pub struct ColumnChunkMetaData {
     data_page_offset: u64,
     index_page_offset: Option<i64>,
     dictionary_page_offset: Option<u64>,
-    statistics: Option<Statistics>,
-    encoding_stats: Option<Vec<PageEncodingStats>>,
+    statistics: Option<ChunkStatistics>,
+    encoding_stats: Option<SmallList<PageEncodingStats, 3>>,
     bloom_filter_offset: Option<u64>,
     bloom_filter_length: Option<u32>,
-    size_statistics: Option<SizeStatistics>,
-    geospatial_statistics: Option<GeospatialStatistics>,
+    size_statistics: Option<Box<SizeStatistics>>,
+    geospatial_statistics: Option<Box<GeospatialStatistics>>,
 }
 
 /// A value that must not be negative.
@@ -543,7 +552,7 @@ impl ColumnChunkMetaData {
             statistics: meta
                 .statistics
                 .as_ref()
-                .map(|s| Statistics::from_thrift(s, buf)),
+                .map(|s| ChunkStatistics::decoded(Statistics::from_thrift(s, buf))),
             encoding_stats: meta.encoding_stats.as_ref().map(|stats| {
                 stats
                     .iter()
@@ -567,11 +576,11 @@ impl ColumnChunkMetaData {
             size_statistics: meta
                 .size_statistics
                 .as_deref()
-                .map(SizeStatistics::from_thrift),
+                .map(|s| Box::new(SizeStatistics::from_thrift(s))),
             geospatial_statistics: meta
                 .geospatial_statistics
                 .as_deref()
-                .map(GeospatialStatistics::from_thrift),
+                .map(|s| Box::new(GeospatialStatistics::from_thrift(s))),
         })
     }
 
@@ -598,7 +607,7 @@ impl ColumnChunkMetaData {
             data_page_offset: self.data_page_offset.cast_signed(),
             index_page_offset: self.index_page_offset,
             dictionary_page_offset: self.dictionary_page_offset.map(u64::cast_signed),
-            statistics: self.statistics.as_ref().map(Statistics::to_thrift),
+            statistics: self.statistics.as_ref().map(|s| s.get().to_thrift()),
             encoding_stats: self.encoding_stats.as_ref().map(|stats| {
                 stats
                     .iter()
@@ -676,7 +685,7 @@ impl ColumnChunkMetaData {
 
     /// Its statistics, as stored ([`FileMetaData::column_statistics`] decodes them).
     pub fn statistics(&self) -> Option<&Statistics> {
-        self.statistics.as_ref()
+        self.statistics.as_ref().map(ChunkStatistics::get)
     }
 
     /// How many pages have each page type and encoding.
@@ -696,12 +705,12 @@ impl ColumnChunkMetaData {
 
     /// Its size statistics.
     pub fn size_statistics(&self) -> Option<&SizeStatistics> {
-        self.size_statistics.as_ref()
+        self.size_statistics.as_deref()
     }
 
     /// Its geospatial statistics (GEOMETRY and GEOGRAPHY columns).
     pub fn geospatial_statistics(&self) -> Option<&GeospatialStatistics> {
-        self.geospatial_statistics.as_ref()
+        self.geospatial_statistics.as_deref()
     }
 
     /// Whether the chunk starts with a dictionary page.
@@ -974,8 +983,12 @@ impl FileMetaData {
     /// Bytes that do not decode, or metadata that breaks the format's rules.
     pub fn decode(bytes: &[u8]) -> Result<Self> {
         let bytes = Bytes::copy_from_slice(bytes);
+        let limits = crate::Limits::default();
+        if let Some(metadata) = decode::plain_footer(&bytes, &limits) {
+            return Ok(metadata);
+        }
         let (file, _) = thrift::FileMetaData::read_from(&bytes).decoding("footer")?;
-        let schema = Schema::try_from_elements(&file.schema, &crate::Limits::default())?;
+        let schema = Schema::try_from_elements(&file.schema, &limits)?;
         Ok(Self::from_thrift(&file, &bytes, schema, None)?.0)
     }
 
@@ -1147,8 +1160,7 @@ impl FileMetaData {
         let meta = self.column_chunk_metadata(row_group, column)?;
         let descriptor = self.schema.column(column)?;
         Ok(meta
-            .statistics
-            .as_ref()
+            .statistics()
             .map(|s| ColumnStatistics::decode(descriptor, self.column_order(column), s)))
     }
 

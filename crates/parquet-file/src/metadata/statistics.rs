@@ -3,10 +3,12 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
+use std::sync::OnceLock;
 
 use bytes::Bytes;
 use parquet_core::{ByteArrayBatch, FixedLenByteArrayBatch, Int96, PhysicalType};
 use parquet_thrift as thrift;
+use parquet_thrift::compact::{FieldType, Reader};
 
 use super::ColumnOrder;
 use crate::schema::{ColumnDescriptor, LogicalType};
@@ -94,6 +96,118 @@ impl Statistics {
             is_min_value_exact: self.is_min_value_exact,
             nan_count: count(self.nan_count),
         }
+    }
+}
+
+/// The fields of a Thrift `Statistics` struct, borrowed from the bytes they were read
+/// from: what a footer holds, checked, without building anything.
+#[derive(Default)]
+pub(crate) struct RawStatistics<'a> {
+    max: Option<&'a [u8]>,
+    min: Option<&'a [u8]>,
+    null_count: Option<i64>,
+    distinct_count: Option<i64>,
+    max_value: Option<&'a [u8]>,
+    min_value: Option<&'a [u8]>,
+    is_max_value_exact: Option<bool>,
+    is_min_value_exact: Option<bool>,
+    nan_count: Option<i64>,
+}
+
+impl<'a> RawStatistics<'a> {
+    /// Reads the fields of a `Statistics` struct (after its field header, up to and with
+    /// its stop byte) as parquet-thrift's reader does: fields of another type than
+    /// declared, and unknown ones, are skipped; a later field of the same id wins.
+    pub(crate) fn read(reader: &mut Reader<'a>) -> thrift::Result<Self> {
+        const WHAT: &str = "Statistics";
+        reader.enter()?;
+        let mut out = Self::default();
+        let mut last_id = 0;
+        while let Some(header) = reader.read_field_header(&mut last_id, WHAT)? {
+            let t = header.field_type;
+            match (header.id, t) {
+                (1, FieldType::Binary) => out.max = Some(reader.read_binary(WHAT)?),
+                (2, FieldType::Binary) => out.min = Some(reader.read_binary(WHAT)?),
+                (3, FieldType::I64) => out.null_count = Some(reader.read_i64(WHAT)?),
+                (4, FieldType::I64) => out.distinct_count = Some(reader.read_i64(WHAT)?),
+                (5, FieldType::Binary) => out.max_value = Some(reader.read_binary(WHAT)?),
+                (6, FieldType::Binary) => out.min_value = Some(reader.read_binary(WHAT)?),
+                (7, _) if t.is_bool() => {
+                    out.is_max_value_exact = Some(t == FieldType::BooleanTrue);
+                }
+                (8, _) if t.is_bool() => {
+                    out.is_min_value_exact = Some(t == FieldType::BooleanTrue);
+                }
+                (9, FieldType::I64) => out.nan_count = Some(reader.read_i64(WHAT)?),
+                _ => reader.skip_field(t)?,
+            }
+        }
+        reader.leave();
+        Ok(out)
+    }
+
+    /// The statistics, their bounds slices of `buf` (which holds the bytes they were
+    /// read from).
+    fn to_statistics(&self, buf: &Bytes) -> Statistics {
+        let count = |v: Option<i64>| v.and_then(|v| u64::try_from(v).ok());
+        let bytes = |b: Option<&[u8]>| b.map(|b| share(buf, b));
+        Statistics {
+            min_value: bytes(self.min_value),
+            max_value: bytes(self.max_value),
+            min: bytes(self.min),
+            max: bytes(self.max),
+            null_count: count(self.null_count),
+            distinct_count: count(self.distinct_count),
+            nan_count: count(self.nan_count),
+            is_min_value_exact: self.is_min_value_exact,
+            is_max_value_exact: self.is_max_value_exact,
+        }
+    }
+}
+
+/// The statistics of a column chunk, decoded on first use: the footer's bytes of its
+/// Thrift `Statistics` struct (checked when the footer was read), and what they decode
+/// to.
+#[derive(Debug, Clone)]
+pub(crate) struct ChunkStatistics {
+    /// The struct's fields and stop byte, a slice of the footer; empty when `decoded`
+    /// was set from the start.
+    raw: Bytes,
+    decoded: OnceLock<Box<Statistics>>,
+}
+
+impl ChunkStatistics {
+    /// Statistics already decoded.
+    pub(crate) fn decoded(statistics: Statistics) -> Self {
+        Self {
+            raw: Bytes::new(),
+            decoded: OnceLock::from(Box::new(statistics)),
+        }
+    }
+
+    /// Statistics to decode from `raw` when first asked for: the fields of a Thrift
+    /// `Statistics` struct that [`RawStatistics::read`] has read without error.
+    pub(crate) fn lazy(raw: Bytes) -> Self {
+        Self {
+            raw,
+            decoded: OnceLock::new(),
+        }
+    }
+
+    /// The statistics.
+    pub(crate) fn get(&self) -> &Statistics {
+        self.decoded.get_or_init(|| {
+            // The bytes were read without error when the footer was; they read the same.
+            let raw = RawStatistics::read(&mut Reader::new(&self.raw));
+            debug_assert!(raw.is_ok(), "statistics checked when the footer was read");
+            Box::new(raw.map_or_else(|_| Statistics::default(), |r| r.to_statistics(&self.raw)))
+        })
+    }
+}
+
+impl PartialEq for ChunkStatistics {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
     }
 }
 
