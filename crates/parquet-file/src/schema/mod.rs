@@ -209,7 +209,10 @@ impl Schema {
         let mut stack = vec![Open {
             node: 0,
             remaining: root_children,
-            names: HashSet::new(),
+            // At most the elements that follow (checked above), so sized at once: a
+            // wide table's names are not rehashed as they come. (Groups below the root
+            // reserve less, as lying counts of nested groups could add up.)
+            names: HashSet::with_capacity(root_children),
         }];
         let mut next = 1;
         while let Some(open) = stack.last_mut() {
