@@ -24,6 +24,10 @@ use crate::value::ColumnValues;
 /// Records written to a page between checks of its size.
 const MINI_BATCH: usize = 1024;
 
+/// Values of a chunk's first page after which its dictionary has its trial, if the page
+/// has not ended before (see [`WriterOptions::with_dictionary_trial`]).
+const TRIAL_VALUES: usize = 8 * MINI_BATCH;
+
 /// Where a write has got to in a [`ColumnBatch`]: its next level entry and next value.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Position {
@@ -86,6 +90,53 @@ impl Dictionary {
                 })
             }
             _ => false,
+        }
+    }
+
+    /// Appends the entries at `indices` to `out` (of the same type); whether all were
+    /// there.
+    fn gather(&self, indices: &[u32], out: &mut ColumnValues) -> bool {
+        fn copy<T: Copy>(entries: &[T], indices: &[u32], out: &mut Vec<T>) -> bool {
+            out.reserve(indices.len());
+            indices.iter().all(|&i| {
+                entries
+                    .get(i as usize)
+                    .map(|&entry| out.push(entry))
+                    .is_some()
+            })
+        }
+        match (self, out) {
+            (Self::Int32(d), ColumnValues::Int32(v)) => copy(d.entries(), indices, v),
+            (Self::Int64(d), ColumnValues::Int64(v)) => copy(d.entries(), indices, v),
+            (Self::Int96(d), ColumnValues::Int96(v)) => copy(d.entries(), indices, v),
+            (Self::Float(d), ColumnValues::Float(v)) => copy(d.entries(), indices, v),
+            (Self::Double(d), ColumnValues::Double(v)) => copy(d.entries(), indices, v),
+            (Self::ByteArray(d), ColumnValues::ByteArray(v)) => indices.iter().all(|&i| {
+                d.entries()
+                    .get(i as usize)
+                    .is_some_and(|entry| v.push(entry).is_ok())
+            }),
+            (Self::FixedLenByteArray(d), ColumnValues::FixedLenByteArray(v)) => {
+                indices.iter().all(|&i| {
+                    d.entries()
+                        .get(i as usize)
+                        .is_some_and(|entry| v.push(entry).is_ok())
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Bytes of the dictionary page.
+    fn page_len(&self) -> usize {
+        match self {
+            Self::Int32(d) => d.page_len(),
+            Self::Int64(d) => d.page_len(),
+            Self::Int96(d) => d.page_len(),
+            Self::Float(d) => d.page_len(),
+            Self::Double(d) => d.page_len(),
+            Self::ByteArray(d) => d.page_len(),
+            Self::FixedLenByteArray(d) => d.page_len(),
         }
     }
 
@@ -318,6 +369,13 @@ struct PageBuffer {
     nulls: usize,
     /// Bytes of the values as encoded (estimated for encodings other than PLAIN).
     value_bytes: usize,
+    /// Bytes of the values PLAIN-encoded.
+    plain_bytes: usize,
+    /// While the first page of a chunk is dictionary-encoded: the indices and the
+    /// dictionary entries before each batch of values added, for its trial.
+    marks: Vec<(usize, usize)>,
+    /// Whether the dictionary had its trial within the page.
+    tried: bool,
     stats: Accumulator,
     def_histogram: Vec<i64>,
     rep_histogram: Vec<i64>,
@@ -335,6 +393,9 @@ impl PageBuffer {
             rows: 0,
             nulls: 0,
             value_bytes: 0,
+            plain_bytes: 0,
+            marks: Vec::new(),
+            tried: false,
             stats: Accumulator::default(),
             def_histogram: vec![0; usize::from(column.max_def_level) + 1],
             rep_histogram: vec![0; usize::from(column.max_rep_level) + 1],
@@ -351,6 +412,9 @@ impl PageBuffer {
         self.rows = 0;
         self.nulls = 0;
         self.value_bytes = 0;
+        self.plain_bytes = 0;
+        self.marks.clear();
+        self.tried = false;
         self.stats = Accumulator::default();
         self.def_histogram.fill(0);
         self.rep_histogram.fill(0);
@@ -414,6 +478,7 @@ struct Shared {
     bit_packed_levels: bool,
     legacy_dictionary: bool,
     dictionary_page_bytes: usize,
+    dictionary_trial: bool,
     truncate_length: Option<usize>,
     distinct_count: bool,
     size_statistics: bool,
@@ -434,6 +499,8 @@ pub(crate) struct ColumnWriter {
     dictionary: Option<Dictionary>,
     /// The dictionary page, stored when the dictionary filled up.
     dictionary_page: Option<Vec<u8>>,
+    /// A dictionary given up in this chunk, emptied for the next one.
+    spare_dictionary: Option<Dictionary>,
     /// The data pages written, each its header and body as stored (one allocation of
     /// its exact size each: no slack of a growing buffer).
     data: Vec<Vec<u8>>,
@@ -566,6 +633,7 @@ impl ColumnWriter {
             bit_packed_levels: options.bit_packed_levels,
             legacy_dictionary: options.legacy_dictionary,
             dictionary_page_bytes: options.dictionary_page_bytes,
+            dictionary_trial: options.dictionary_trial,
             truncate_length: options.truncate_length,
             distinct_count: options.distinct_count,
             size_statistics: options.size_statistics,
@@ -588,6 +656,7 @@ impl ColumnWriter {
             page: PageBuffer::new(column),
             dictionary,
             dictionary_page: None,
+            spare_dictionary: None,
             data: Vec::new(),
             data_len: 0,
             dictionary_pages: 0,
@@ -656,6 +725,12 @@ impl ColumnWriter {
             self.append(batch, at, end, take, cipher)?;
             at = end;
             left -= take;
+            if self.on_trial() && !self.page.tried && self.page.indices.len() >= TRIAL_VALUES {
+                self.page.tried = true;
+                if self.dictionary_fails() {
+                    self.drop_dictionary()?;
+                }
+            }
             if self.page.rows >= self.shared.page_rows
                 || self.page_estimate() >= self.shared.page_bytes
             {
@@ -701,6 +776,9 @@ impl ColumnWriter {
         let values_src = batch.values();
         if let Some(dictionary) = &mut self.dictionary {
             let before = self.page.indices.len();
+            if self.dictionary_pages == 0 && self.shared.dictionary_trial {
+                self.page.marks.push((before, dictionary.len()));
+            }
             if !dictionary.intern(values_src, values.clone(), &mut self.page.indices) {
                 // The dictionary is full: the page so far keeps its indices; these values
                 // and all after them are written in the column's encoding. Entries the
@@ -711,7 +789,7 @@ impl ColumnWriter {
                 if self.dictionary_pages > 0 {
                     self.dictionary_page = Some(self.dictionary_page(cipher)?);
                 }
-                self.dictionary = None;
+                self.spare_dictionary = self.dictionary.take();
             }
         }
         let dictionary_encoded = self.dictionary.is_some();
@@ -719,6 +797,7 @@ impl ColumnWriter {
             append_values(&mut self.page.values, values_src, values.clone())?;
         }
         let (plain, byte_array_bytes) = plain_size(values_src, values.clone());
+        self.page.plain_bytes += plain;
         self.page.value_bytes = if dictionary_encoded {
             let width = self
                 .dictionary
@@ -764,6 +843,9 @@ impl ColumnWriter {
     fn flush_page(&mut self, cipher: Option<&Cipher<'_>>) -> Result<()> {
         if self.page.levels == 0 {
             return Ok(());
+        }
+        if self.on_trial() && self.dictionary_fails() {
+            self.drop_dictionary()?;
         }
         let dictionary_encoded = self.dictionary.is_some();
         let encoding = match (dictionary_encoded, self.shared.legacy_dictionary) {
@@ -850,6 +932,62 @@ impl ColumnWriter {
         self.data.push(page);
         self.index.push(bounds);
         self.end_page(dictionary_encoded);
+        Ok(())
+    }
+
+    /// Whether the dictionary is on trial: the chunk's first page is being filled with
+    /// its indices.
+    fn on_trial(&self) -> bool {
+        self.shared.dictionary_trial && self.dictionary_pages == 0 && self.dictionary.is_some()
+    }
+
+    /// Whether the dictionary of the chunk's first page, when it ends or has
+    /// [`TRIAL_VALUES`] values, does not pay
+    /// for itself (see [`WriterOptions::with_dictionary_trial`]): its page and the page's
+    /// indices take as many bytes as the values PLAIN, and nine in ten values of the
+    /// page's second half were new entries (a dictionary whose values repeat later, as a
+    /// column of some thousands of distinct values does, is kept: it pays over the chunk).
+    fn dictionary_fails(&self) -> bool {
+        let Some(dictionary) = &self.dictionary else {
+            return false;
+        };
+        let values = self.page.indices.len();
+        let entries = dictionary.len();
+        if values < MINI_BATCH {
+            return false;
+        }
+        let width = usize::from(bit_width(entries.saturating_sub(1) as u64));
+        let index_bytes = (values * width).div_ceil(8);
+        if dictionary.page_len() + index_bytes < self.page.plain_bytes {
+            return false;
+        }
+        // The second half: from the last batch that started in the first.
+        let (from, entries_before) = self
+            .page
+            .marks
+            .iter()
+            .rev()
+            .find(|&&(at, _)| at * 2 <= values)
+            .copied()
+            .unwrap_or_default();
+        let (later, new) = (values - from, entries - entries_before);
+        new.saturating_mul(10) >= later.saturating_mul(9)
+    }
+
+    /// Turns the page being filled from dictionary indices into values, and drops the
+    /// dictionary for the rest of the chunk (before any page used it): the page goes on
+    /// in the column's encoding.
+    fn drop_dictionary(&mut self) -> Result<()> {
+        let Some(dictionary) = self.dictionary.take() else {
+            return Ok(());
+        };
+        self.page.values.clear();
+        if !dictionary.gather(&self.page.indices, &mut self.page.values) {
+            return Err(Error::input("a dictionary index past its entries"));
+        }
+        self.page.indices.clear();
+        self.page.value_bytes = self.page.plain_bytes;
+        self.spare_dictionary = Some(dictionary);
         Ok(())
     }
 
@@ -1062,6 +1200,9 @@ impl ColumnWriter {
 
     fn reset(&mut self) {
         self.page.clear();
+        if self.dictionary.is_none() {
+            self.dictionary = self.spare_dictionary.take();
+        }
         if let Some(d) = &mut self.dictionary {
             d.clear();
         } else if self.settings.dictionary {

@@ -80,7 +80,9 @@ pub struct ColumnOptions {
 /// but the sizes can be overridden per column ([`with_column`](Self::with_column)).
 ///
 /// The defaults are those of parquet-java and arrow-rs where they agree: dictionary
-/// encoding with a 1 MiB dictionary page falling back to PLAIN, 1 MiB data pages (and at
+/// encoding with a 1 MiB dictionary page falling back to PLAIN (and, as parquet-java
+/// does, dropped for PLAIN when the first data page shows that it does not pay for
+/// itself: [`with_dictionary_trial`](Self::with_dictionary_trial)), 1 MiB data pages (and at
 /// most 20,000 rows), row groups of at most 1,048,576 rows and 128 MiB, SNAPPY, version 1
 /// data pages, statistics per page with a column and offset index, bounds of byte arrays
 /// truncated to 64 bytes, page CRCs on.
@@ -90,6 +92,7 @@ pub struct WriterOptions {
     pub(crate) encoding: Encoding,
     pub(crate) dictionary: bool,
     pub(crate) dictionary_page_bytes: usize,
+    pub(crate) dictionary_trial: bool,
     pub(crate) legacy_dictionary: bool,
     pub(crate) bit_packed_levels: bool,
     pub(crate) compression: Compression,
@@ -123,6 +126,7 @@ impl Default for WriterOptions {
             encoding: Encoding::Plain,
             dictionary: true,
             dictionary_page_bytes: 1 << 20,
+            dictionary_trial: true,
             legacy_dictionary: false,
             bit_packed_levels: false,
             compression: Compression::new(if Codec::Snappy.is_enabled() {
@@ -206,8 +210,8 @@ impl WriterOptions {
     }
 
     /// Whether values are dictionary-encoded (RLE_DICTIONARY) until the dictionary page
-    /// passes its limit, then written in the column's encoding. On by default; never for
-    /// BOOLEAN.
+    /// passes its limit (or fails its [trial](Self::with_dictionary_trial)), then written
+    /// in the column's encoding. On by default; never for BOOLEAN.
     #[must_use]
     pub fn with_dictionary(mut self, on: bool) -> Self {
         self.dictionary = on;
@@ -218,6 +222,23 @@ impl WriterOptions {
     #[must_use]
     pub fn with_dictionary_page_bytes(mut self, bytes: usize) -> Self {
         self.dictionary_page_bytes = bytes;
+        self
+    }
+
+    /// Whether the first data page of each chunk is a trial of its dictionary (on by
+    /// default), when it ends or when it has 8,192 values: when the dictionary page and
+    /// the page's indices come to as many bytes as the page's values would take PLAIN,
+    /// and nine in ten values of the page's second half were new entries (so that the
+    /// dictionary is not going to pay later either), the page and the rest of the chunk
+    /// are written in the column's encoding and no dictionary page is written.
+    /// parquet-java judges its first page so too (by size alone). This keeps
+    /// high-cardinality columns (ids, timestamps, measurements) from paying for a
+    /// dictionary as large as their values and for its indices, in bytes and in time. A
+    /// first page of fewer than 1,024 values is too small to judge: it keeps its
+    /// dictionary.
+    #[must_use]
+    pub fn with_dictionary_trial(mut self, on: bool) -> Self {
+        self.dictionary_trial = on;
         self
     }
 
