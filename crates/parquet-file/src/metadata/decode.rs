@@ -231,7 +231,7 @@ fn column_chunk(
     }
     reader.leave();
     Ok(ColumnChunk {
-        file_path: file_path.map(str::to_owned),
+        file_path: file_path.map(Box::from),
         file_offset: required(file_offset)?,
         offset_index: IndexLocation::from_thrift(
             offset_index_offset,
@@ -266,7 +266,7 @@ fn column_metadata(
     let mut encodings = SmallList::<Encoding, 4>::new();
     let mut codec_id = thrift::CompressionCodec::default();
     let (mut num_values, mut uncompressed, mut compressed, mut data_page_offset) = (0, 0, 0, 0);
-    let mut key_value_metadata = Vec::new();
+    let mut key_value_metadata = Box::default();
     let mut index_page_offset = None;
     let mut dictionary_page_offset = None;
     let mut statistics = None;

@@ -330,7 +330,7 @@ pub enum ColumnEncryption {
 /// have).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnChunk {
-    file_path: Option<String>,
+    file_path: Option<Box<str>>,
     file_offset: i64,
     offset_index: Option<IndexLocation>,
     column_index: Option<IndexLocation>,
@@ -423,7 +423,7 @@ impl ColumnChunk {
             (ChunkCipher::Cipher(_) | ChunkCipher::Plaintext, _) => plaintext()?,
         };
         let chunk = Self {
-            file_path: chunk.file_path.as_deref().map(str::to_owned),
+            file_path: chunk.file_path.as_deref().map(Box::from),
             file_offset: chunk.file_offset,
             offset_index: IndexLocation::from_thrift(
                 chunk.offset_index_offset,
@@ -501,7 +501,7 @@ pub struct ColumnChunkMetaData {
     num_values: u64,
     total_uncompressed_size: u64,
     total_compressed_size: u64,
-    key_value_metadata: Vec<KeyValue>,
+    key_value_metadata: Box<[KeyValue]>,
     data_page_offset: u64,
     index_page_offset: Option<i64>,
     dictionary_page_offset: Option<u64>,
