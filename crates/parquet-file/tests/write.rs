@@ -734,6 +734,41 @@ fn rows_that_do_not_fit_are_refused_whole() {
     assert_eq!(rows_of(writer.into_inner()), rows[..2]);
 }
 
+#[test]
+fn fields_given_in_another_order_or_left_out_are_matched_by_name() {
+    // Every row and group with its fields reversed, and every null field left out.
+    fn shuffle(fields: &[(Arc<str>, Field)]) -> Vec<(Arc<str>, Field)> {
+        fields
+            .iter()
+            .rev()
+            .filter(|(_, f)| !matches!(f, Field::Null))
+            .map(|(name, f)| (Arc::clone(name), reorder(f)))
+            .collect()
+    }
+    fn reorder(field: &Field) -> Field {
+        match field {
+            Field::Group(fields) => Field::Group(shuffle(fields)),
+            Field::List(items) => Field::List(items.iter().map(reorder).collect()),
+            other => other.clone(),
+        }
+    }
+    let schema = nested_schema();
+    let rows = nested_rows(50, 11);
+    let mut writer = FileWriter::new(Vec::new(), schema, WriterOptions::new()).unwrap();
+    for row in &rows {
+        writer.write_row(&Row::new(shuffle(row.fields()))).unwrap();
+    }
+    // A field the schema does not have is still refused when the others are out of order.
+    let unknown = Row::new(vec![
+        (Arc::from("nope"), Field::Int(1)),
+        (Arc::from("id"), Field::Int(1)),
+    ]);
+    let err = writer.write_row(&unknown).unwrap_err();
+    assert!(err.to_string().contains("\"nope\""), "{err}");
+    writer.finish().unwrap();
+    assert_eq!(rows_of(writer.into_inner()), rows);
+}
+
 fn key(byte: u8) -> Key {
     Key::try_new(&[byte; 16]).unwrap()
 }

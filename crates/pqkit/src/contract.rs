@@ -15,6 +15,7 @@
 //! precision and scale as `decimal(38,6)`, Arrow's reading of it), timestamps in
 //! nanoseconds, and a uniontype as `{"tag": n, "value": …}`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use base64::Engine as _;
@@ -155,14 +156,19 @@ impl Rows {
     ///
     /// A header name that is no top-level field, or one given twice.
     pub(crate) fn csv_columns(&self, header: &[String]) -> Result<Vec<usize>, String> {
+        let mut index: HashMap<&str, usize> = HashMap::with_capacity(self.fields.len());
+        for (i, (name, _)) in self.fields.iter().enumerate() {
+            index.entry(&**name).or_insert(i);
+        }
+        let mut seen = vec![false; self.fields.len()];
         let mut columns: Vec<usize> = Vec::with_capacity(header.len());
         for name in header {
-            let Some(i) = self.fields.iter().position(|(n, _)| **n == **name) else {
+            let Some(&i) = index.get(name.as_str()) else {
                 return Err(format!(
                     "the header names {name:?}, which the schema does not have"
                 ));
             };
-            if columns.contains(&i) {
+            if seen.get_mut(i).is_some_and(|s| std::mem::replace(s, true)) {
                 return Err(format!("the header names {name:?} twice"));
             }
             columns.push(i);

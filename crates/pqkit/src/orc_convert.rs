@@ -433,8 +433,8 @@ fn parquet_of<'a>(
 /// A value ORC's type cannot hold (an unsigned integer too large for it), with its path.
 pub(crate) fn row_to_orc(row: Row, t: &TypeDescription) -> Result<Row, String> {
     let mut out = Vec::with_capacity(row.fields().len());
-    for (name, field) in row.into_fields() {
-        let field = match t.field(&name) {
+    for (i, (name, field)) in row.into_fields().into_iter().enumerate() {
+        let field = match t.field_at(i, &name) {
             Some(child) => to_orc(field, child).map_err(|m| format!("field {name}{m}"))?,
             None => field,
         };
@@ -472,8 +472,8 @@ fn to_orc(field: Field, t: &TypeDescription) -> Result<Field, String> {
 /// Parquet column has 6), with its path.
 pub(crate) fn row_to_parquet(row: Row, t: &TypeDescription) -> Result<Row, String> {
     let mut out = Vec::with_capacity(row.fields().len());
-    for (name, field) in row.into_fields() {
-        let field = match t.field(&name) {
+    for (i, (name, field)) in row.into_fields().into_iter().enumerate() {
+        let field = match t.field_at(i, &name) {
             Some(child) => to_parquet(field, child).map_err(|m| format!("field {name}{m}"))?,
             None => field,
         };
@@ -616,8 +616,9 @@ fn children(
         (Field::Group(fields), Kind::Struct) => Field::Group(
             fields
                 .into_iter()
-                .map(|(name, f)| {
-                    let f = match t.field(&name) {
+                .enumerate()
+                .map(|(i, (name, f))| {
+                    let f = match t.field_at(i, &name) {
                         Some(c) => convert(f, c).map_err(|m| format!(".{name}{m}"))?,
                         None => f,
                     };

@@ -47,6 +47,18 @@ impl FileVersion {
     pub fn is_v0(self) -> bool {
         (self.major, self.minor) < (0, 12)
     }
+
+    /// The version a postscript gives (none: Hive 0.11, which wrote none).
+    fn of(version: &[u32]) -> Self {
+        match *version {
+            [] => Self {
+                major: 0,
+                minor: 11,
+            },
+            [major] => Self { major, minor: 0 },
+            [major, minor, ..] => Self { major, minor },
+        }
+    }
 }
 
 impl std::fmt::Display for FileVersion {
@@ -220,20 +232,7 @@ impl<S: Source> OrcReader<S> {
                 }
             }
         }
-        let version = match postscript.version.as_slice() {
-            [] => FileVersion {
-                major: 0,
-                minor: 11,
-            },
-            [major] => FileVersion {
-                major: *major,
-                minor: 0,
-            },
-            [major, minor, ..] => FileVersion {
-                major: *major,
-                minor: *minor,
-            },
-        };
+        let version = FileVersion::of(&postscript.version);
         let compression = OrcCompression::from_proto(postscript.compression.unwrap_or(0))?;
         let block_size = postscript
             .compression_block_size

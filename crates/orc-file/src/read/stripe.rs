@@ -255,7 +255,11 @@ pub(crate) fn bound(
     column: u32,
     kind: i32,
 ) -> Option<usize> {
-    let t = schema.children().iter().find(|c| c.id() == column)?;
+    // The children's ids increase (they are numbered in pre-order).
+    let children = schema.children();
+    let t = children
+        .get(children.partition_point(|c| c.id() < column))
+        .filter(|c| c.id() == column)?;
     let encoding = footer
         .encodings
         .get(column as usize)

@@ -109,8 +109,8 @@ fn row_field<'a>(row: &'a Row, position: usize, name: &str) -> Option<&'a Field>
 /// Checks that `row` fits `schema`: every field it names exists and every value fits
 /// its column (fields it leaves out are null).
 pub(crate) fn check_row(schema: &TypeDescription, row: &Row) -> Result<()> {
-    for (name, _) in row.fields() {
-        if schema.field(name).is_none() {
+    for (i, (name, _)) in row.fields().iter().enumerate() {
+        if schema.field_at(i, name).is_none() {
             return Err(Error::invalid_input(format!(
                 "the row has a field `{name}` that the schema {schema} does not"
             )));
@@ -293,8 +293,8 @@ fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
             let Field::Group(fields) = field else {
                 return Err(wrong());
             };
-            for (name, _) in fields {
-                if t.field(name).is_none() {
+            for (i, (name, _)) in fields.iter().enumerate() {
+                if t.field_at(i, name).is_none() {
                     return Err(format!("a field `{name}` that {t} does not have"));
                 }
             }
