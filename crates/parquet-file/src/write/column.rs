@@ -127,6 +127,51 @@ impl Dictionary {
         }
     }
 
+    /// Takes the byte arrays at `indices` into `stats`, each entry once a page: those
+    /// whose bit in `seen` is not set yet (it is set then). Whether it could (only
+    /// byte-array entries in an order without NaN can; others are taken in value by value).
+    fn bound_entries(
+        &self,
+        indices: &[u32],
+        seen: &mut Vec<u64>,
+        stats: &mut Accumulator,
+        order: Order,
+    ) -> bool {
+        fn first_seen<'s>(
+            indices: &'s [u32],
+            seen: &'s mut [u64],
+        ) -> impl Iterator<Item = usize> + 's {
+            indices.iter().filter_map(move |&i| {
+                let (word, bit) = (i as usize / 64, 1u64 << (i % 64));
+                let word = seen.get_mut(word)?;
+                let new = *word & bit == 0;
+                *word |= bit;
+                new.then_some(i as usize)
+            })
+        }
+        if !matches!(order, Order::Bytes | Order::SignedBytes) {
+            return false;
+        }
+        let words = self.len().div_ceil(64);
+        if seen.len() < words {
+            seen.resize(words, 0);
+        }
+        match self {
+            Self::ByteArray(d) => {
+                let entries = d.entries();
+                let values = first_seen(indices, seen).filter_map(|i| entries.get(i));
+                stats.update_bytes(values, order);
+            }
+            Self::FixedLenByteArray(d) => {
+                let entries = d.entries();
+                let values = first_seen(indices, seen).filter_map(|i| entries.get(i));
+                stats.update_bytes(values, order);
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// Bytes of the dictionary page.
     fn page_len(&self) -> usize {
         match self {
@@ -376,6 +421,8 @@ struct PageBuffer {
     marks: Vec<(usize, usize)>,
     /// Whether the dictionary had its trial within the page.
     tried: bool,
+    /// A bit per dictionary entry: whether the page's statistics have taken it in.
+    seen: Vec<u64>,
     stats: Accumulator,
     def_histogram: Vec<i64>,
     rep_histogram: Vec<i64>,
@@ -396,6 +443,7 @@ impl PageBuffer {
             plain_bytes: 0,
             marks: Vec::new(),
             tried: false,
+            seen: Vec::new(),
             stats: Accumulator::default(),
             def_histogram: vec![0; usize::from(column.max_def_level) + 1],
             rep_histogram: vec![0; usize::from(column.max_rep_level) + 1],
@@ -415,6 +463,7 @@ impl PageBuffer {
         self.plain_bytes = 0;
         self.marks.clear();
         self.tried = false;
+        self.seen.fill(0);
         self.stats = Accumulator::default();
         self.def_histogram.fill(0);
         self.rep_histogram.fill(0);
@@ -774,6 +823,7 @@ impl ColumnWriter {
         let levels = from.level..to.level;
         let values = from.value..to.value;
         let values_src = batch.values();
+        let first_index = self.page.indices.len();
         if let Some(dictionary) = &mut self.dictionary {
             let before = self.page.indices.len();
             if self.dictionary_pages == 0 && self.shared.dictionary_trial {
@@ -822,9 +872,21 @@ impl ColumnWriter {
         self.page.nulls += levels.len() - values.len();
         self.page.rows += records;
         if self.settings.statistics != StatisticsLevel::None {
-            self.page
-                .stats
-                .update(values_src, values.clone(), self.order);
+            // Byte arrays of a dictionary-encoded page bounded by their entries, each
+            // compared once a page.
+            let by_entries = self.dictionary.as_ref().is_some_and(|d| {
+                d.bound_entries(
+                    self.page.indices.get(first_index..).unwrap_or_default(),
+                    &mut self.page.seen,
+                    &mut self.page.stats,
+                    self.order,
+                )
+            });
+            if !by_entries {
+                self.page
+                    .stats
+                    .update(values_src, values.clone(), self.order);
+            }
         }
         if let Some(bloom) = &mut self.bloom {
             insert_hashes(bloom, values_src, values);

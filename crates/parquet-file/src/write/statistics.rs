@@ -171,14 +171,12 @@ impl Accumulator {
             ColumnValues::Float(v) => {
                 let v = slice(v, range);
                 self.nan_count += v.iter().filter(|x| x.is_nan()).count() as u64;
-                float_bounds(v.iter().copied().filter(|x| !x.is_nan()))
-                    .map(|(a, b)| (Bound::Float(a), Bound::Float(b)))
+                float_bounds(v).map(|(a, b)| (Bound::Float(a), Bound::Float(b)))
             }
             ColumnValues::Double(v) => {
                 let v = slice(v, range);
                 self.nan_count += v.iter().filter(|x| x.is_nan()).count() as u64;
-                float_bounds(v.iter().copied().filter(|x| !x.is_nan()))
-                    .map(|(a, b)| (Bound::Double(a), Bound::Double(b)))
+                float_bounds(v).map(|(a, b)| (Bound::Double(a), Bound::Double(b)))
             }
             ColumnValues::Int96(_) => None,
             ColumnValues::ByteArray(v) => self.bytes_bounds(range.filter_map(|i| v.get(i)), order),
@@ -187,6 +185,19 @@ impl Accumulator {
             }
         };
         if let Some((min, max)) = found {
+            self.merge_bounds(min, max, order);
+        }
+    }
+
+    /// Takes in byte-array values in an order without NaN ([`Order::Bytes`] or
+    /// [`Order::SignedBytes`]): any values that bound the ones to take in, such as their
+    /// distinct values.
+    pub(crate) fn update_bytes<'a>(
+        &mut self,
+        values: impl Iterator<Item = &'a [u8]>,
+        order: Order,
+    ) {
+        if let Some((min, max)) = self.bytes_bounds(values, order) {
             self.merge_bounds(min, max, order);
         }
     }
@@ -296,9 +307,34 @@ fn bounds_by<T: Copy>(values: &[T], cmp: impl Fn(&T, &T) -> Ordering) -> Option<
     min_max_by(values.iter().copied(), |a, b| cmp(&a, &b).is_lt())
 }
 
-/// The smallest and largest of values without NaN (zeros of either sign equal).
-fn float_bounds<T: Copy + PartialOrd>(values: impl Iterator<Item = T>) -> Option<(T, T)> {
-    min_max_by(values, |a, b| a < b)
+/// The smallest and largest of `values`, NaN left out (zeros of either sign equal): in
+/// eight lanes, which the compiler vectorises (a NaN is never below nor above a bound).
+fn float_bounds<T: Copy + PartialOrd>(values: &[T]) -> Option<(T, T)> {
+    const LANES: usize = 8;
+    #[allow(clippy::eq_op)] // Only NaN differs from itself.
+    let first = *values.iter().find(|&x| x == x)?;
+    let (mut min, mut max) = ([first; LANES], [first; LANES]);
+    let mut chunks = values.chunks_exact(LANES);
+    for chunk in &mut chunks {
+        for ((&v, lo), hi) in chunk.iter().zip(&mut min).zip(&mut max) {
+            if v < *lo {
+                *lo = v;
+            }
+            if v > *hi {
+                *hi = v;
+            }
+        }
+    }
+    let (mut lo, mut hi) = (first, first);
+    for &v in chunks.remainder().iter().chain(&min).chain(&max) {
+        if v < lo {
+            lo = v;
+        }
+        if v > hi {
+            hi = v;
+        }
+    }
+    Some((lo, hi))
 }
 
 /// The smallest and largest of `values` by `less`: a value below the minimum is not
@@ -397,6 +433,31 @@ mod tests {
         assert!(compare_signed_be(&[0x00, 0x80], &[0x7F]).is_gt());
         assert!(compare_signed_be(&[0xFF, 0x7F], &[0x80]).is_lt()); // -129 < -128
         assert_eq!(compare_signed_be(&[0xFF, 0xFF], &[0xFF]), Ordering::Equal);
+    }
+
+    #[test]
+    fn float_bounds_leave_out_nan_in_every_lane() {
+        let mut values: Vec<f64> = (0..37).map(|i| f64::from((i * 17) % 37) - 18.0).collect();
+        for nan_at in [0, 5, 8, 36] {
+            values[nan_at] = f64::NAN;
+        }
+        let numbers = values.iter().copied().filter(|v| !v.is_nan());
+        let min = numbers.clone().fold(f64::INFINITY, f64::min);
+        let max = numbers.fold(f64::NEG_INFINITY, f64::max);
+        for len in [1, 2, 9, 16, 17, 37] {
+            let v = &values[..len];
+            let expected =
+                v.iter()
+                    .copied()
+                    .filter(|v| !v.is_nan())
+                    .fold(None, |b: Option<(f64, f64)>, x| {
+                        Some(b.map_or((x, x), |(lo, hi)| (lo.min(x), hi.max(x))))
+                    });
+            assert_eq!(float_bounds(v), expected, "{len}");
+        }
+        assert_eq!(float_bounds(&values), Some((min, max)));
+        assert_eq!(float_bounds(&[f32::NAN; 10]), None);
+        assert_eq!(float_bounds::<f32>(&[]), None);
     }
 
     #[test]
