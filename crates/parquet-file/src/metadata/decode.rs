@@ -19,8 +19,8 @@ use parquet_thrift::{self as thrift, ReadThrift, SmallList, ThriftType};
 
 use super::{
     ChunkStatistics, ColumnChunk, ColumnChunkMetaData, ColumnOrder, Encoding, FileMetaData,
-    GeospatialStatistics, IndexLocation, KeyValue, PageEncodingStats, RawStatistics,
-    RowGroupMetaData, SizeStatistics, SortingColumn, codec, unsigned,
+    GeospatialStatistics, IndexLocation, KeyValue, Offset, PackedLocation, PageEncodingStats,
+    RawStatistics, RowGroupMetaData, SizeStatistics, SortingColumn, codec, unsigned,
 };
 use crate::limits::Limits;
 use crate::schema::{self, ColumnDescriptor, Schema};
@@ -233,16 +233,16 @@ fn column_chunk(
     Ok(ColumnChunk {
         file_path: file_path.map(Box::from),
         file_offset: required(file_offset)?,
-        offset_index: IndexLocation::from_thrift(
+        offset_index: PackedLocation::new(IndexLocation::from_thrift(
             offset_index_offset,
             offset_index_length,
             "offset index location",
-        )?,
-        column_index: IndexLocation::from_thrift(
+        )?),
+        column_index: PackedLocation::new(IndexLocation::from_thrift(
             column_index_offset,
             column_index_length,
             "column index location",
-        )?,
+        )?),
         encryption: None,
         encrypted_metadata: None,
         metadata,
@@ -363,15 +363,17 @@ fn column_metadata(
         data_page_offset: unsigned(data_page_offset, "data page offset")?,
         index_page_offset,
         // Some writers store 0 for "none".
-        dictionary_page_offset: match dictionary_page_offset {
+        dictionary_page_offset: Offset::new(match dictionary_page_offset {
             Some(0) | None => None,
             Some(offset) => Some(unsigned(offset, "dictionary page offset")?),
-        },
+        }),
         statistics,
         encoding_stats,
-        bloom_filter_offset: bloom_filter_offset
-            .map(|o| unsigned(o, "Bloom filter offset"))
-            .transpose()?,
+        bloom_filter_offset: Offset::new(
+            bloom_filter_offset
+                .map(|o| unsigned(o, "Bloom filter offset"))
+                .transpose()?,
+        ),
         bloom_filter_length: bloom_filter_length
             .map(|l| u32::try_from(l).map_err(|_| Fallback))
             .transpose()?,

@@ -309,6 +309,47 @@ impl IndexLocation {
     }
 }
 
+/// An optional file offset in 8 bytes (a column chunk stays small): offsets are
+/// non-negative `i64`s, so `u64::MAX` is free to stand for none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Offset(u64);
+
+impl Offset {
+    const NONE: Self = Self(u64::MAX);
+
+    /// `offset`, which is at most `i64::MAX`.
+    fn new(offset: Option<u64>) -> Self {
+        offset.map_or(Self::NONE, Self)
+    }
+
+    fn get(self) -> Option<u64> {
+        (self != Self::NONE).then_some(self.0)
+    }
+}
+
+/// An [`IndexLocation`] or none, in 16 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct PackedLocation {
+    offset: Offset,
+    length: u32,
+}
+
+impl PackedLocation {
+    fn new(location: Option<IndexLocation>) -> Self {
+        Self {
+            offset: Offset::new(location.map(|l| l.offset)),
+            length: location.map_or(0, |l| l.length),
+        }
+    }
+
+    fn get(self) -> Option<IndexLocation> {
+        Some(IndexLocation {
+            offset: self.offset.get()?,
+            length: self.length,
+        })
+    }
+}
+
 /// How a column chunk is encrypted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ColumnEncryption {
@@ -332,8 +373,8 @@ pub enum ColumnEncryption {
 pub struct ColumnChunk {
     file_path: Option<Box<str>>,
     file_offset: i64,
-    offset_index: Option<IndexLocation>,
-    column_index: Option<IndexLocation>,
+    offset_index: PackedLocation,
+    column_index: PackedLocation,
     // Boxed, as they are rare: a column chunk stays small.
     encryption: Option<Box<ColumnEncryption>>,
     encrypted_metadata: Option<Box<[u8]>>,
@@ -353,12 +394,12 @@ impl ColumnChunk {
 
     /// Where the chunk's offset index is.
     pub fn offset_index_location(&self) -> Option<IndexLocation> {
-        self.offset_index
+        self.offset_index.get()
     }
 
     /// Where the chunk's column index is.
     pub fn column_index_location(&self) -> Option<IndexLocation> {
-        self.column_index
+        self.column_index.get()
     }
 
     /// How the chunk is encrypted (`None` when it is not).
@@ -425,16 +466,16 @@ impl ColumnChunk {
         let chunk = Self {
             file_path: chunk.file_path.as_deref().map(Box::from),
             file_offset: chunk.file_offset,
-            offset_index: IndexLocation::from_thrift(
+            offset_index: PackedLocation::new(IndexLocation::from_thrift(
                 chunk.offset_index_offset,
                 chunk.offset_index_length,
                 "offset index location",
-            )?,
-            column_index: IndexLocation::from_thrift(
+            )?),
+            column_index: PackedLocation::new(IndexLocation::from_thrift(
                 chunk.column_index_offset,
                 chunk.column_index_length,
                 "column index location",
-            )?,
+            )?),
             encryption,
             encrypted_metadata: chunk.encrypted_column_metadata.as_deref().map(Box::from),
             metadata,
@@ -481,10 +522,10 @@ impl ColumnChunk {
             } else {
                 self.metadata.as_ref().map(|m| m.to_thrift(path))
             },
-            offset_index_offset: index(self.offset_index).map(|i| i.0),
-            offset_index_length: index(self.offset_index).map(|i| i.1),
-            column_index_offset: index(self.column_index).map(|i| i.0),
-            column_index_length: index(self.column_index).map(|i| i.1),
+            offset_index_offset: index(self.offset_index.get()).map(|i| i.0),
+            offset_index_length: index(self.offset_index.get()).map(|i| i.1),
+            column_index_offset: index(self.column_index.get()).map(|i| i.0),
+            column_index_length: index(self.column_index.get()).map(|i| i.1),
             crypto_metadata: crypto.map(Box::new),
             encrypted_column_metadata: self.encrypted_metadata.as_deref().map(Cow::Borrowed),
         }
@@ -504,10 +545,10 @@ pub struct ColumnChunkMetaData {
     key_value_metadata: Box<[KeyValue]>,
     data_page_offset: u64,
     index_page_offset: Option<i64>,
-    dictionary_page_offset: Option<u64>,
+    dictionary_page_offset: Offset,
     statistics: Option<ChunkStatistics>,
     encoding_stats: Option<SmallList<PageEncodingStats, 3>>,
-    bloom_filter_offset: Option<u64>,
+    bloom_filter_offset: Offset,
     bloom_filter_length: Option<u32>,
     size_statistics: Option<Box<SizeStatistics>>,
     geospatial_statistics: Option<Box<GeospatialStatistics>>,
@@ -545,10 +586,10 @@ impl ColumnChunkMetaData {
             data_page_offset: unsigned(meta.data_page_offset, "data page offset")?,
             index_page_offset: meta.index_page_offset,
             // Some writers store 0 for "none".
-            dictionary_page_offset: match meta.dictionary_page_offset {
+            dictionary_page_offset: Offset::new(match meta.dictionary_page_offset {
                 Some(0) | None => None,
                 Some(offset) => Some(unsigned(offset, "dictionary page offset")?),
-            },
+            }),
             statistics: meta
                 .statistics
                 .as_ref()
@@ -563,10 +604,11 @@ impl ColumnChunkMetaData {
                     })
                     .collect()
             }),
-            bloom_filter_offset: meta
-                .bloom_filter_offset
-                .map(|o| unsigned(o, "Bloom filter offset"))
-                .transpose()?,
+            bloom_filter_offset: Offset::new(
+                meta.bloom_filter_offset
+                    .map(|o| unsigned(o, "Bloom filter offset"))
+                    .transpose()?,
+            ),
             bloom_filter_length: meta
                 .bloom_filter_length
                 .map(|l| {
@@ -606,7 +648,7 @@ impl ColumnChunkMetaData {
             }),
             data_page_offset: self.data_page_offset.cast_signed(),
             index_page_offset: self.index_page_offset,
-            dictionary_page_offset: self.dictionary_page_offset.map(u64::cast_signed),
+            dictionary_page_offset: self.dictionary_page_offset.get().map(u64::cast_signed),
             statistics: self.statistics.as_ref().map(|s| s.get().to_thrift()),
             encoding_stats: self.encoding_stats.as_ref().map(|stats| {
                 stats
@@ -618,7 +660,7 @@ impl ColumnChunkMetaData {
                     })
                     .collect()
             }),
-            bloom_filter_offset: self.bloom_filter_offset.map(u64::cast_signed),
+            bloom_filter_offset: self.bloom_filter_offset.get().map(u64::cast_signed),
             bloom_filter_length: self
                 .bloom_filter_length
                 .map(|l| i32::try_from(l).unwrap_or(i32::MAX)),
@@ -680,7 +722,7 @@ impl ColumnChunkMetaData {
 
     /// The file offset of its dictionary page.
     pub fn dictionary_page_offset(&self) -> Option<u64> {
-        self.dictionary_page_offset
+        self.dictionary_page_offset.get()
     }
 
     /// Its statistics, as stored ([`FileMetaData::column_statistics`] decodes them).
@@ -695,7 +737,7 @@ impl ColumnChunkMetaData {
 
     /// The file offset of its Bloom filter.
     pub fn bloom_filter_offset(&self) -> Option<u64> {
-        self.bloom_filter_offset
+        self.bloom_filter_offset.get()
     }
 
     /// The length of its Bloom filter, header included.
@@ -715,13 +757,13 @@ impl ColumnChunkMetaData {
 
     /// Whether the chunk starts with a dictionary page.
     pub fn has_dictionary_page(&self) -> bool {
-        self.dictionary_page_offset.is_some()
+        self.dictionary_page_offset.get().is_some()
     }
 
     /// The file offset of the chunk's first byte: its dictionary page (when it has one
     /// before the first data page) or first data page.
     pub fn start(&self) -> u64 {
-        match self.dictionary_page_offset {
+        match self.dictionary_page_offset.get() {
             Some(dict) if dict < self.data_page_offset => dict,
             _ => self.data_page_offset,
         }
