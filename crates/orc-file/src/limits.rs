@@ -14,7 +14,7 @@
 /// ```
 /// use orc_file::{Limits, ReadOptions};
 ///
-/// let limits = Limits::default().with_max_batch_bytes(64 << 20);
+/// let limits = Limits::default().with_max_batch_bytes(16 << 20);
 /// assert_eq!(limits.max_block_size(), 64 << 20);
 /// let options = ReadOptions::default().with_limits(limits);
 /// # let _ = options;
@@ -35,15 +35,15 @@ impl Default for Limits {
     ///   decompressed;
     /// - compression block: 64 MiB (Apache ORC's writers use 64 KiB and 256 KiB);
     /// - stripes: 1,000,000;
-    /// - one column's batch: 256 MiB of strings and binaries, 16,777,216 values under
-    ///   its lists and maps;
+    /// - one column's batch: 64 MiB of strings and binaries (batches are cut short to
+    ///   stay within it), 16,777,216 values under its lists and maps;
     /// - one row of one column: 1,048,576 values under its lists and maps.
     fn default() -> Self {
         Self {
             max_footer_size: 256 << 20,
             max_block_size: 64 << 20,
             max_stripes: 1_000_000,
-            max_batch_bytes: 256 << 20,
+            max_batch_bytes: 64 << 20,
             max_batch_values: 1 << 24,
             max_record_values: 1 << 20,
         }
@@ -82,7 +82,10 @@ impl Limits {
         max_stripes, with_max_stripes: usize
     );
     limit!(
-        /// The most bytes of strings or binaries one column's batch may hold.
+        /// The most bytes of strings or binaries one column's batch may hold: a batch of
+        /// a top-level column ends early rather than pass it (a row whose value alone
+        /// passes it is a batch of its own, costing its size once); values under a list
+        /// or map that would pass it are [`Error::LimitExceeded`](crate::Error::LimitExceeded).
         max_batch_bytes, with_max_batch_bytes: usize
     );
     limit!(

@@ -41,8 +41,8 @@ fn file(schema: &str, data: &[u8], encodings: &[Encoding], rows: u64) -> Vec<u8>
 }
 
 /// A ZSTD file of one stripe of `rows` rows of `schema`, with `streams` (column, kind,
-/// bytes before compression), column `encodings` (the root's first) and the metadata
-/// section `metadata` (none when empty).
+/// bytes before compression), column `encodings` (the root's first; a dictionary holds
+/// one entry) and the metadata section `metadata` (none when empty).
 fn file_of(
     schema: &str,
     streams: &[(u32, StreamKind, &[u8])],
@@ -77,6 +77,9 @@ fn file_of(
                 .iter()
                 .map(|&k| proto::ColumnEncoding {
                     kind: Some(k as i32),
+                    // The dictionaries of these files hold one entry.
+                    dictionary_size: matches!(k, Encoding::Dictionary | Encoding::DictionaryV2)
+                        .then_some(1),
                     ..proto::ColumnEncoding::default()
                 })
                 .collect(),
@@ -273,4 +276,42 @@ fn a_metadata_section_of_a_million_stripes_is_refused_before_it_is_decoded() {
         "malformed ORC file: the metadata holds the statistics of 1000000 columns for \
          stripe 0, the file has 2"
     );
+}
+
+#[test]
+fn a_64_mib_dictionary_entry_under_100_000_rows_costs_its_size_once_per_batch() {
+    // One entry of 2^26 bytes, and 100,352 ids of it (RLE v2 fixed-delta runs of 512
+    // zeros): 6.5 TB if every row held its copy at once.
+    let rows = 196 * 512;
+    let entry = vec![b'x'; 1 << 26];
+    // RLE v2: one value, 2^26, as a fixed delta of length 1.
+    let length = [0xC0, 0x00, 0x80, 0x80, 0x80, 0x20, 0x00];
+    let ids = [0xC1_u8, 0xFF, 0x00, 0x00].repeat(196);
+    let bytes = file_of(
+        "struct<s:string>",
+        &[
+            (1, StreamKind::Data, &ids),
+            (1, StreamKind::Length, &length),
+            (1, StreamKind::DictionaryData, &entry),
+        ],
+        &[Encoding::Direct, Encoding::DictionaryV2],
+        rows,
+        &[],
+    );
+    drop(entry);
+    let held = peak(|| {
+        let reader = OrcReader::open(bytes).unwrap();
+        // As `cat --limit 10` reads it: a row at a time.
+        let mut read = 0;
+        for row in reader.rows(ReadOptions::default()).unwrap().take(10) {
+            let row = row.unwrap();
+            let parquet_core::Field::Str(s) = &row.fields()[0].1 else {
+                panic!("{row:?}");
+            };
+            assert_eq!(s.len(), 1 << 26);
+            read += 1;
+        }
+        assert_eq!(read, 10);
+    });
+    assert!(held < 256 << 20, "{held} bytes");
 }

@@ -207,11 +207,18 @@ fn a_dictionary_larger_than_its_bytes_is_refused() {
 }
 
 #[test]
-fn a_batch_of_one_long_entry_repeated_is_refused_before_it_is_allocated() {
+fn batches_of_a_long_entry_repeated_end_at_the_byte_budget() {
     // One 100 KiB dictionary entry under 3,000 rows: 300 MB in a batch of them all.
     let value = "x".repeat(100 << 10);
     let rows: Vec<Row> = (0..3000)
-        .map(|_| Row::new(vec![("s".into(), Field::Str(value.clone()))]))
+        .map(|i| {
+            let s = if i % 10 == 9 {
+                Field::Null
+            } else {
+                Field::Str(value.clone())
+            };
+            Row::new(vec![("s".into(), s)])
+        })
         .collect();
     let bytes = Bytes::from(file("struct<s:string>", &rows));
     let reader = OrcReader::open(bytes).unwrap();
@@ -221,37 +228,48 @@ fn a_batch_of_one_long_entry_repeated_is_refused_before_it_is_allocated() {
         Some(proto::column_encoding::Kind::DictionaryV2 as i32),
         "the writer chose a dictionary"
     );
+    let sizes = |options: ReadOptions| -> Vec<usize> {
+        let batches = reader.batches(options).unwrap();
+        batches.map(|b| b.unwrap().num_rows).collect()
+    };
     let all = ReadOptions::default().with_batch_size(3000);
-    let error = reader
-        .batches(all.clone())
+    // 64 MiB hold 655 values of 100 KiB: 727 or 728 rows with their nulls (a tenth).
+    assert_eq!(sizes(all.clone()), [727, 728, 728, 728, 89]);
+    // A larger budget takes them all at once; a smaller one a row at a time, since
+    // each value alone passes it.
+    let larger = Limits::default().with_max_batch_bytes(400 << 20);
+    assert_eq!(sizes(all.clone().with_limits(larger)), [3000]);
+    let smaller = Limits::default().with_max_batch_bytes(50 << 10);
+    assert_eq!(sizes(all.with_limits(smaller)), vec![1; 3000]);
+    // The rows read are the rows written.
+    let read: Vec<Row> = reader
+        .rows(ReadOptions::default())
         .unwrap()
-        .next()
-        .unwrap()
-        .unwrap_err();
+        .map(Result::unwrap)
+        .collect();
+    assert!(read == rows);
+}
+
+#[test]
+fn strings_under_a_list_past_the_byte_budget_are_refused() {
+    let value = Field::Str("y".repeat(1 << 20));
+    let rows = vec![Row::new(vec![(
+        Arc::from("l"),
+        Field::List(vec![value; 100]),
+    )])];
+    let reader = OrcReader::open(Bytes::from(file("struct<l:array<string>>", &rows))).unwrap();
+    let error = reader.rows(ReadOptions::default()).unwrap().next().unwrap();
+    let error = error.unwrap_err();
     assert!(
         matches!(
             error,
             orc_file::Error::LimitExceeded {
-                requested: 307_200_000,
-                limit: 268_435_456,
+                requested: 104_857_600,
+                limit: 67_108_864,
                 ..
             }
         ),
         "{error}"
-    );
-    // A smaller batch reads them; so does a larger limit.
-    let batches = reader.batches(ReadOptions::default()).unwrap();
-    assert_eq!(batches.map(|b| b.unwrap().num_rows).sum::<usize>(), 3000);
-    let larger = all.with_limits(Limits::default().with_max_batch_bytes(400 << 20));
-    assert_eq!(
-        reader
-            .batches(larger)
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .num_rows,
-        3000
     );
 }
 

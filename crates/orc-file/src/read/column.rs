@@ -55,6 +55,8 @@ enum Decoder {
         entries: ByteArrayBatch,
         ids: Ints,
         scratch: Vec<i64>,
+        /// The bytes of the longest entry.
+        longest: usize,
     },
     Timestamp {
         seconds: Ints,
@@ -328,6 +330,7 @@ impl ColumnDecoder {
                 let lengths = streams.require(id, StreamKind::Length);
                 let entries = read_dictionary(id, size, &data.bytes, lengths.bytes, version)?;
                 Decoder::Dictionary {
+                    longest: longest_entry(&entries),
                     entries,
                     ids: int(streams, StreamKind::Data, false),
                     scratch: Vec::new(),
@@ -403,6 +406,84 @@ impl ColumnDecoder {
             .get(index)
             .ok_or_else(|| Error::format(format!("column {} lacks child {index}", parent.id())))?;
         Self::new(child, selected, streams)
+    }
+
+    /// How many of the next `n` rows (at least one) a batch of this top-level column
+    /// can take within [`Limits::max_batch_bytes`] of strings or binaries: fewer than
+    /// `n` only when long values would pass it, so that a batch of values of megabytes
+    /// is cut short rather than refused. Strings are looked ahead (on copies of the
+    /// decoders) only when the longest dictionary entry, or the bytes left in the
+    /// stream, could pass the budget; a malformed stream is left to [`Self::next`].
+    pub(crate) fn rows_within_budget(&self, n: usize) -> usize {
+        let budget = self.limits.max_batch_bytes();
+        let peeked = match &self.kind {
+            Decoder::Dictionary {
+                entries,
+                ids,
+                longest,
+                ..
+            } if longest.saturating_mul(n) > budget => self.peek(n, ids).map(|(present, ids)| {
+                let widths = ids.iter().map(|&id| {
+                    usize::try_from(id)
+                        .ok()
+                        .and_then(|id| entries.get(id))
+                        .map_or(0, <[u8]>::len)
+                });
+                (present, widths.collect::<Vec<_>>())
+            }),
+            Decoder::Direct { data, lengths, .. }
+                if data.bytes.len().saturating_sub(data.pos) > budget =>
+            {
+                self.peek(n, lengths).map(|(present, lengths)| {
+                    let widths = lengths
+                        .iter()
+                        .map(|&len| usize::try_from(len).unwrap_or(usize::MAX));
+                    (present, widths.collect())
+                })
+            }
+            _ => None,
+        };
+        let Some((present, widths)) = peeked else {
+            return n;
+        };
+        // The widths are the present rows' only: the others take none.
+        let mut widths = widths.into_iter();
+        let mut total = 0usize;
+        for row in 0..n {
+            if present.as_ref().is_none_or(|p| p.get(row) == Some(&true)) {
+                total = total.saturating_add(widths.next().unwrap_or(0));
+                if total > budget {
+                    // A row whose value alone passes it is a batch of its own.
+                    return row.max(1);
+                }
+            }
+        }
+        n
+    }
+
+    /// The presence of the next `n` rows (`None`: all present) and the values `ints`
+    /// holds for the present ones, decoded from copies of the decoders; `None` when the
+    /// streams do not hold them.
+    fn peek(&self, n: usize, ints: &Ints) -> Option<(Option<Vec<bool>>, Vec<i64>)> {
+        let present = match &self.present {
+            None => None,
+            Some(present) => {
+                let mut bits = Vec::new();
+                let mut decoder = present.decoder.clone();
+                let got = fill(&mut bits, n, |out| Ok(decoder.decode(out)?)).ok()?;
+                if got < n {
+                    return None;
+                }
+                Some(bits)
+            }
+        };
+        let count = present
+            .as_ref()
+            .map_or(n, |bits| bits.iter().filter(|&&b| b).count());
+        let mut values = Vec::new();
+        let mut decoder = ints.decoder.clone();
+        let got = fill(&mut values, count, |out| Ok(decoder.decode(out)?)).ok()?;
+        (got == count).then_some((present, values))
     }
 
     /// Fills `out` with `n` slots; `parent` says which slots the parent holds (all when
@@ -597,7 +678,7 @@ impl ColumnDecoder {
                         "column {column}: a string length is negative or too large"
                     ))
                 })?;
-                check_batch_bytes(total, &self.limits)?;
+                check_batch_bytes(count, total, &self.limits)?;
                 let bytes = data.take(total, column, "DATA")?;
                 // The values are one run of bytes: cut it by the lengths, a null slot
                 // taking none, in one copy.
@@ -621,6 +702,7 @@ impl ColumnDecoder {
                 entries,
                 ids,
                 scratch,
+                ..
             } => {
                 let got = fill(scratch, count, |out| ids.decode(out))?;
                 if got < count {
@@ -642,7 +724,7 @@ impl ColumnDecoder {
                         })?;
                     total = total.saturating_add(entry.len());
                 }
-                check_batch_bytes(total, &self.limits)?;
+                check_batch_bytes(count, total, &self.limits)?;
                 let values = reuse_bytes(out);
                 values.reserve(n, total);
                 let entry = |id: i64| {
@@ -1214,10 +1296,12 @@ fn read_offsets(
     Ok(offsets)
 }
 
-/// [`Error::LimitExceeded`] when a batch of a column would hold `total` bytes of
-/// strings or binaries, past [`Limits::max_batch_bytes`].
-fn check_batch_bytes(total: usize, limits: &Limits) -> Result<()> {
-    if total > limits.max_batch_bytes() {
+/// [`Error::LimitExceeded`] when `count` values (more than one) of a column's batch
+/// would hold `total` bytes of strings or binaries, past [`Limits::max_batch_bytes`].
+/// One value is read whatever its size: its bytes are in memory already (in the stream
+/// or the dictionary), and it costs them once more.
+fn check_batch_bytes(count: usize, total: usize, limits: &Limits) -> Result<()> {
+    if count > 1 && total > limits.max_batch_bytes() {
         return Err(Error::LimitExceeded {
             what: "bytes of strings or binaries in one batch of a column (max_batch_bytes)",
             requested: total as u64,
@@ -1287,6 +1371,16 @@ pub(crate) fn rescale(unscaled: i128, from: u32, to: u32) -> Option<i128> {
 
 /// The dictionary of a string column: `size` entries whose lengths are in `lengths`
 /// and bytes in `data`.
+/// The bytes of the longest of `entries`.
+fn longest_entry(entries: &ByteArrayBatch) -> usize {
+    let offsets = entries.offsets();
+    let lengths = offsets.iter().zip(offsets.iter().skip(1));
+    lengths
+        .map(|(a, b)| b.saturating_sub(*a) as usize)
+        .max()
+        .unwrap_or(0)
+}
+
 fn read_dictionary(
     column: u32,
     size: u32,

@@ -118,9 +118,10 @@ impl ReadOptions {
     }
 
     /// The limits of this read's batches (by default, those the reader was opened
-    /// with: [`OrcReader::open_with`]): a batch that would hold more bytes of strings
-    /// or values under lists than they allow is [`Error::LimitExceeded`] before
-    /// anything is allocated for it.
+    /// with: [`OrcReader::open_with`]): a batch holds fewer rows than the batch size
+    /// when its strings would pass [`Limits::max_batch_bytes`]; values under lists and
+    /// maps past [`Limits::max_batch_values`] or [`Limits::max_record_values`] are
+    /// [`Error::LimitExceeded`] before anything is allocated for them.
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = Some(limits);
@@ -802,7 +803,11 @@ impl<'a, S: Source> Batches<'a, S> {
                 }
                 end = end.min((group as u64 + 1) * stride);
             }
-            let n = size((end - self.row).min(self.batch_size as u64))?;
+            let mut n = size((end - self.row).min(self.batch_size as u64))?;
+            // Fewer rows when long strings would pass the batch's byte budget.
+            for decoder in &self.decoders {
+                n = n.min(decoder.rows_within_budget(n));
+            }
             batch.num_rows = n;
             batch.columns.resize_with(self.decoders.len(), empty_vector);
             for (decoder, vector) in self.decoders.iter_mut().zip(&mut batch.columns) {

@@ -170,7 +170,7 @@ impl StripeStreams {
                 let to = usize::try_from(s.offset + s.length - start).unwrap_or(usize::MAX);
                 let raw = bytes.slice(from.min(to)..to.min(bytes.len()));
                 chunks.set_stop_after(bound(s.column, s.kind).unwrap_or(usize::MAX));
-                let decoded = decode(chunks, raw, buffers);
+                let decoded = decode(chunks, raw, s.kind, buffers);
                 chunks.set_stop_after(usize::MAX);
                 let decoded = decoded.map_err(|e| {
                     Error::format(format!("column {} stream {}: {e}", s.column, s.kind_name()))
@@ -312,14 +312,23 @@ fn need(t: Kind, encoding: Option<EncodingKind>, kind: i32, rows: u64) -> Option
     runs(n.checked_mul(per_value)?)
 }
 
-/// Decompresses a stream; an uncompressed one is used as it is.
-fn decode(chunks: &mut ChunkDecoder, raw: Bytes, buffers: &mut Buffers) -> Result<Stream> {
+/// Decompresses a stream of `kind`; an uncompressed one is used as it is. The buffer
+/// of a decompressed stream is taken back for the next stripe, but for a dictionary's
+/// data: copied into its entries as its decoder is built, its buffer is let go at once.
+fn decode(
+    chunks: &mut ChunkDecoder,
+    raw: Bytes,
+    kind: i32,
+    buffers: &mut Buffers,
+) -> Result<Stream> {
     let mut starts = Vec::new();
     let bytes = if chunks.compression().is_compressed() {
         let mut out = buffers.free.pop().unwrap_or_default();
         chunks.decode_stream(&raw, &mut out, &mut starts)?;
         let bytes = Bytes::from(out);
-        buffers.used.push(bytes.clone());
+        if kind != StreamKind::DictionaryData as i32 {
+            buffers.used.push(bytes.clone());
+        }
         bytes
     } else {
         raw
