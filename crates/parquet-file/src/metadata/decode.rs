@@ -20,7 +20,7 @@ use parquet_thrift::{self as thrift, ReadThrift, SmallList, ThriftType};
 use super::{
     ChunkStatistics, ColumnChunk, ColumnChunkMetaData, ColumnOrder, Encoding, FileMetaData,
     GeospatialStatistics, IndexLocation, KeyValue, Offset, PackedLocation, PageEncodingStats,
-    RawStatistics, RowGroupMetaData, SizeStatistics, SortingColumn, codec, unsigned,
+    RareParts, RawStatistics, RowGroupMetaData, SizeStatistics, SortingColumn, codec, unsigned,
 };
 use crate::limits::Limits;
 use crate::schema::{self, ColumnDescriptor, Schema};
@@ -266,7 +266,7 @@ fn column_metadata(
     let mut encodings = SmallList::<Encoding, 4>::new();
     let mut codec_id = thrift::CompressionCodec::default();
     let (mut num_values, mut uncompressed, mut compressed, mut data_page_offset) = (0, 0, 0, 0);
-    let mut key_value_metadata = Box::default();
+    let mut key_value_metadata = Vec::new();
     let mut index_page_offset = None;
     let mut dictionary_page_offset = None;
     let mut statistics = None;
@@ -337,7 +337,7 @@ fn column_metadata(
             }
             (17, FieldType::Struct) => {
                 let s = thrift::GeospatialStatistics::read_field(reader, t, WHAT)?;
-                geospatial_statistics = Some(Box::new(GeospatialStatistics::from_thrift(&s)));
+                geospatial_statistics = Some(GeospatialStatistics::from_thrift(&s));
             }
             _ => {
                 reader.skip_field(t)?;
@@ -359,9 +359,7 @@ fn column_metadata(
         num_values: unsigned(num_values, "number of values")?,
         total_uncompressed_size: unsigned(uncompressed, "total uncompressed size")?,
         total_compressed_size: unsigned(compressed, "total compressed size")?,
-        key_value_metadata,
         data_page_offset: unsigned(data_page_offset, "data page offset")?,
-        index_page_offset,
         // Some writers store 0 for "none".
         dictionary_page_offset: Offset::new(match dictionary_page_offset {
             Some(0) | None => None,
@@ -378,7 +376,7 @@ fn column_metadata(
             .map(|l| u32::try_from(l).map_err(|_| Fallback))
             .transpose()?,
         size_statistics,
-        geospatial_statistics,
+        rare: RareParts::new(key_value_metadata, index_page_offset, geospatial_statistics),
     })
 }
 

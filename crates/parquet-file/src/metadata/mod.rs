@@ -542,16 +542,43 @@ pub struct ColumnChunkMetaData {
     num_values: u64,
     total_uncompressed_size: u64,
     total_compressed_size: u64,
-    key_value_metadata: Box<[KeyValue]>,
     data_page_offset: u64,
-    index_page_offset: Option<i64>,
     dictionary_page_offset: Offset,
     statistics: Option<ChunkStatistics>,
     encoding_stats: Option<SmallList<PageEncodingStats, 3>>,
     bloom_filter_offset: Offset,
     bloom_filter_length: Option<u32>,
     size_statistics: Option<Box<SizeStatistics>>,
-    geospatial_statistics: Option<Box<GeospatialStatistics>>,
+    rare: Option<Box<RareParts>>,
+}
+
+/// The parts of a column chunk's metadata that few writers write, apart: a column chunk
+/// stays small.
+#[derive(Debug, Clone, PartialEq)]
+struct RareParts {
+    key_value_metadata: Vec<KeyValue>,
+    index_page_offset: Option<i64>,
+    geospatial_statistics: Option<GeospatialStatistics>,
+}
+
+impl RareParts {
+    /// The parts, or `None` when there are none (so that equal metadata is stored alike).
+    fn new(
+        key_value_metadata: Vec<KeyValue>,
+        index_page_offset: Option<i64>,
+        geospatial_statistics: Option<GeospatialStatistics>,
+    ) -> Option<Box<Self>> {
+        let none = key_value_metadata.is_empty()
+            && index_page_offset.is_none()
+            && geospatial_statistics.is_none();
+        (!none).then(|| {
+            Box::new(Self {
+                key_value_metadata,
+                index_page_offset,
+                geospatial_statistics,
+            })
+        })
+    }
 }
 
 /// A value that must not be negative.
@@ -577,14 +604,7 @@ impl ColumnChunkMetaData {
                 "total uncompressed size",
             )?,
             total_compressed_size: unsigned(meta.total_compressed_size, "total compressed size")?,
-            key_value_metadata: meta
-                .key_value_metadata
-                .iter()
-                .flatten()
-                .map(KeyValue::from_thrift)
-                .collect(),
             data_page_offset: unsigned(meta.data_page_offset, "data page offset")?,
-            index_page_offset: meta.index_page_offset,
             // Some writers store 0 for "none".
             dictionary_page_offset: Offset::new(match meta.dictionary_page_offset {
                 Some(0) | None => None,
@@ -619,10 +639,17 @@ impl ColumnChunkMetaData {
                 .size_statistics
                 .as_deref()
                 .map(|s| Box::new(SizeStatistics::from_thrift(s))),
-            geospatial_statistics: meta
-                .geospatial_statistics
-                .as_deref()
-                .map(|s| Box::new(GeospatialStatistics::from_thrift(s))),
+            rare: RareParts::new(
+                meta.key_value_metadata
+                    .iter()
+                    .flatten()
+                    .map(KeyValue::from_thrift)
+                    .collect(),
+                meta.index_page_offset,
+                meta.geospatial_statistics
+                    .as_deref()
+                    .map(GeospatialStatistics::from_thrift),
+            ),
         })
     }
 
@@ -640,14 +667,14 @@ impl ColumnChunkMetaData {
             num_values: self.num_values.cast_signed(),
             total_uncompressed_size: self.total_uncompressed_size.cast_signed(),
             total_compressed_size: self.total_compressed_size.cast_signed(),
-            key_value_metadata: (!self.key_value_metadata.is_empty()).then(|| {
-                self.key_value_metadata
+            key_value_metadata: (!self.key_value_metadata().is_empty()).then(|| {
+                self.key_value_metadata()
                     .iter()
                     .map(KeyValue::to_thrift)
                     .collect()
             }),
             data_page_offset: self.data_page_offset.cast_signed(),
-            index_page_offset: self.index_page_offset,
+            index_page_offset: self.index_page_offset(),
             dictionary_page_offset: self.dictionary_page_offset.get().map(u64::cast_signed),
             statistics: self.statistics.as_ref().map(|s| s.get().to_thrift()),
             encoding_stats: self.encoding_stats.as_ref().map(|stats| {
@@ -669,8 +696,7 @@ impl ColumnChunkMetaData {
                 .as_ref()
                 .map(|s| Box::new(s.to_thrift())),
             geospatial_statistics: self
-                .geospatial_statistics
-                .as_ref()
+                .geospatial_statistics()
                 .map(|s| Box::new(s.to_thrift())),
         }
     }
@@ -707,7 +733,7 @@ impl ColumnChunkMetaData {
 
     /// The chunk's key-value metadata.
     pub fn key_value_metadata(&self) -> &[KeyValue] {
-        &self.key_value_metadata
+        self.rare.as_ref().map_or(&[], |r| &r.key_value_metadata)
     }
 
     /// The file offset of its first data page.
@@ -717,7 +743,7 @@ impl ColumnChunkMetaData {
 
     /// The file offset of its index page, as written (no writer writes index pages).
     pub fn index_page_offset(&self) -> Option<i64> {
-        self.index_page_offset
+        self.rare.as_ref().and_then(|r| r.index_page_offset)
     }
 
     /// The file offset of its dictionary page.
@@ -752,7 +778,7 @@ impl ColumnChunkMetaData {
 
     /// Its geospatial statistics (GEOMETRY and GEOGRAPHY columns).
     pub fn geospatial_statistics(&self) -> Option<&GeospatialStatistics> {
-        self.geospatial_statistics.as_deref()
+        self.rare.as_ref()?.geospatial_statistics.as_ref()
     }
 
     /// Whether the chunk starts with a dictionary page.
