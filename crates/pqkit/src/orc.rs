@@ -922,17 +922,59 @@ fn compare(
     stats: &[proto::ColumnStatistics],
     seen: &[Seen],
     names: &[String],
-    problems: &mut Vec<String>,
-    notes: &mut Vec<String>,
+    findings: &mut Findings,
 ) {
     if !stats.is_empty() && stats.len() != seen.len() {
-        problems.push(format!(
+        findings.problems.push(format!(
             "{scope}: statistics of {} columns where the schema has {}",
             stats.len(),
             seen.len()
         ));
     }
     for (id, (p, seen)) in stats.iter().zip(seen).enumerate() {
+        compare_column(scope, id, p, seen, names, findings);
+    }
+}
+
+/// What `verify` found: disagreements, and the known habits of writers (notes).
+#[derive(Debug, Default)]
+struct Findings {
+    problems: Vec<String>,
+    notes: Vec<String>,
+}
+
+impl Findings {
+    /// Prints the notes, and the problems but the first, which is the failure.
+    fn report(self, out: &mut impl Write) -> Result<(), Failure> {
+        for note in &self.notes {
+            writeln!(out, "note: {note}")?;
+        }
+        let Some(first) = self.problems.first() else {
+            return Ok(());
+        };
+        for p in self.problems.iter().skip(1) {
+            writeln!(out, "disagreement: {p}")?;
+        }
+        Err(Failure::File(format!(
+            "{first}{}",
+            match self.problems.len() {
+                1 => String::new(),
+                n => format!(" (and {} more, listed on standard output)", n - 1),
+            }
+        )))
+    }
+}
+
+/// Checks the statistics `p` of column `id` against the values `seen` of it, in `scope`.
+fn compare_column(
+    scope: &str,
+    id: usize,
+    p: &proto::ColumnStatistics,
+    seen: &Seen,
+    names: &[String],
+    findings: &mut Findings,
+) {
+    {
         let st = ColumnStatistics::from_proto(p);
         let column = match names.get(id).map(String::as_str) {
             None | Some("") => format!("column {id}"),
@@ -952,9 +994,9 @@ fn compare(
                 || (what == "total children" && stated == "0")
                 || (batch_capacity && matches!(what, "min" | "max" | "total children"));
             if habit {
-                notes.push(text);
+                findings.notes.push(text);
             } else {
-                problems.push(text);
+                findings.problems.push(text);
             }
         };
         if st.number_of_values != seen.values {
@@ -1103,6 +1145,88 @@ fn as_read(reader: &OrcFile, stats: &[proto::ColumnStatistics]) -> Vec<proto::Co
         .collect()
 }
 
+/// Checks the values `seen` of row group `group` of stripe `stripe` (`rows` rows)
+/// against the statistics of its entries in the stripe's row `indexes`; whether they were
+/// recorded (some writers leave every count at 0, as in their stripes' statistics). A
+/// group an index has no entry for is a problem.
+fn compare_group(
+    reader: &OrcFile,
+    (stripe, group): (usize, usize),
+    indexes: &[(u32, proto::RowIndex)],
+    seen: &[Seen],
+    rows: u64,
+    names: &[String],
+    findings: &mut Findings,
+) -> bool {
+    let scope = format!("stripe {stripe}, row group {group}");
+    let mut stats = Vec::with_capacity(indexes.len());
+    for (column, index) in indexes {
+        match index.entry.get(group) {
+            Some(entry) => {
+                if let Some(s) = &entry.statistics {
+                    stats.push((*column as usize, reader.statistics_as_read(s.clone())));
+                }
+            }
+            None => findings.problems.push(format!(
+                "{scope}: the row index of column {column} has no entry for it"
+            )),
+        }
+    }
+    let recorded = rows == 0
+        || stats
+            .iter()
+            .any(|(_, s)| s.number_of_values.unwrap_or(0) > 0);
+    if recorded {
+        for (id, s) in &stats {
+            if let Some(seen) = seen.get(*id) {
+                compare_column(&scope, *id, s, seen, names, findings);
+            }
+        }
+    }
+    recorded && !stats.is_empty()
+}
+
+/// The values of stripe `index` of `rows` rows, read on from `batches` (`batch` the one
+/// being read), how many rows there were, and how many row groups were checked: with a
+/// row index, a group of [`row_index_stride`](orc_file::OrcReader::row_index_stride)
+/// rows at a time, each judged by its index entries.
+fn stripe_checked(
+    reader: &OrcFile,
+    (index, rows): (usize, u64),
+    batches: &mut orc_file::Batches<'_, Data>,
+    batch: &mut Option<(Batch, usize)>,
+    names: &[String],
+    findings: &mut Findings,
+) -> Result<(Vec<Seen>, u64, usize), Failure> {
+    let schema = reader.schema();
+    let indexes = reader.row_indexes(index)?;
+    let group_rows = if indexes.is_empty() {
+        u64::MAX
+    } else {
+        u64::from(reader.row_index_stride())
+    };
+    let mut stripe = nothing_seen(schema);
+    let (mut got, mut group, mut checked) = (0_u64, 0_usize, 0_usize);
+    while got < rows {
+        let want = group_rows.min(rows - got);
+        let (seen, n) = stripe_seen(schema, want, batches, batch)?;
+        if !indexes.is_empty()
+            && compare_group(reader, (index, group), &indexes, &seen, n, names, findings)
+        {
+            checked += 1;
+        }
+        for (all, this) in stripe.iter_mut().zip(&seen) {
+            all.merge(this);
+        }
+        got += n;
+        group += 1;
+        if n < want {
+            break;
+        }
+    }
+    Ok((stripe, got, checked))
+}
+
 /// `pqkit verify` of an ORC file: every row of every stripe read, the row counts of the
 /// footer and the statistics of the file and of each stripe checked against the values.
 pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failure> {
@@ -1110,8 +1234,8 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
     let names = column_names(schema);
     let stripes = reader.stripes();
     let stripe_stats = reader.stripe_statistics_proto()?;
-    let mut problems = Vec::new();
-    let mut notes = Vec::new();
+    let mut findings = Findings::default();
+    let problems = &mut findings.problems;
     let stated: u64 = stripes.iter().map(|s| s.num_rows).sum();
     if stated != reader.num_rows() {
         problems.push(format!(
@@ -1132,9 +1256,19 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
     let mut batch: Option<(Batch, usize)> = None;
     let mut read = 0_u64;
     let mut empty = 0_usize;
+    let mut groups = 0_usize;
     for (i, info) in stripes.iter().enumerate() {
-        let (stripe, got) = stripe_seen(schema, info.num_rows, &mut batches, &mut batch)
-            .map_err(|f| f.in_context(&format!("stripe {i}")))?;
+        let (stripe, got, checked) = stripe_checked(
+            reader,
+            (i, info.num_rows),
+            &mut batches,
+            &mut batch,
+            &names,
+            &mut findings,
+        )
+        .map_err(|f| f.in_context(&format!("stripe {i}")))?;
+        groups += checked;
+        let problems = &mut findings.problems;
         if got != info.num_rows {
             problems.push(format!(
                 "stripe {i}: {got} rows where its footer says {}",
@@ -1149,8 +1283,7 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
                 &as_read(reader, &stats.col_stats),
                 &stripe,
                 &names,
-                &mut problems,
-                &mut notes,
+                &mut findings,
             ),
             None => {}
         }
@@ -1160,29 +1293,17 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
     }
     let past = batch.is_some_and(|(current, next)| next < current.num_rows);
     if past || batches.next().is_some() {
-        problems.push("rows past the stripes' counts".into());
+        findings
+            .problems
+            .push("rows past the stripes' counts".into());
     }
     let in_file = as_read(reader, reader.file_statistics_proto());
     if recorded(&in_file, read) {
-        compare("file", &in_file, &file, &names, &mut problems, &mut notes);
+        compare("file", &in_file, &file, &names, &mut findings);
     } else {
         empty += 1;
     }
-    for note in &notes {
-        writeln!(out, "note: {note}")?;
-    }
-    if let Some(first) = problems.first() {
-        for p in problems.iter().skip(1) {
-            writeln!(out, "disagreement: {p}")?;
-        }
-        return Err(Failure::File(format!(
-            "{first}{}",
-            match problems.len() {
-                1 => String::new(),
-                n => format!(" (and {} more, listed on standard output)", n - 1),
-            }
-        )));
-    }
+    findings.report(out)?;
     // The sets of statistics checked: the file's and each stripe's.
     let sets = usize::from(!in_file.is_empty()) + stripe_stats.len().min(stripes.len());
     let checked = match (sets - empty.min(sets), empty) {
@@ -1191,6 +1312,11 @@ pub(crate) fn verify(reader: &OrcFile, out: &mut impl Write) -> Result<(), Failu
         (n, e) => format!(
             "; {n} sets of statistics (file and stripes) agree with the values, {e} are empty (every count 0)"
         ),
+    };
+    let checked = match groups {
+        0 => checked,
+        1 => format!("{checked}; the row index of 1 row group agrees"),
+        n => format!("{checked}; the row indexes of {n} row groups agree"),
     };
     writeln!(
         out,
@@ -1314,15 +1440,15 @@ mod tests {
                 sum: None,
             },
         };
-        let (mut problems, mut notes) = (Vec::new(), Vec::new());
+        let mut findings = Findings::default();
         compare(
             "file",
             &[proto::ColumnStatistics::default(), stats.to_proto()],
             &seen[..2],
             &column_names(&schema),
-            &mut problems,
-            &mut notes,
+            &mut findings,
         );
+        let Findings { problems, notes } = findings;
         assert_eq!(
             problems,
             [
@@ -1369,9 +1495,9 @@ mod tests {
             }
             .to_proto();
             stats[2].number_of_values = Some(600);
-            let (mut problems, mut notes) = (Vec::new(), Vec::new());
-            compare("file", &stats, &seen, &names, &mut problems, &mut notes);
-            (problems.len(), notes.len())
+            let mut findings = Findings::default();
+            compare("file", &stats, &seen, &names, &mut findings);
+            (findings.problems.len(), findings.notes.len())
         };
         // As the values say.
         assert_eq!(judge(0, 4, 600), (0, 0));

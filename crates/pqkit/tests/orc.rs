@@ -223,7 +223,7 @@ fn cat_prints_orc_rows_by_the_rows_contract() {
             assert_eq!(
                 ok(&["verify", &file]),
                 format!(
-                    "ok: 3 rows, 1 stripes, {} columns; ORC {version} {compression}; 2 sets of statistics (file and stripes) agree with the values\n",
+                    "ok: 3 rows, 1 stripes, {} columns; ORC {version} {compression}; 2 sets of statistics (file and stripes) agree with the values; the row index of 1 row group agrees\n",
                     schema(version).column_count()
                 ),
                 "{label}"
@@ -450,6 +450,42 @@ fn patch(bytes: &mut [u8], end: usize, from: &[u8], to: &[u8]) {
         .rposition(|w| w == from)
         .expect("the bytes to patch");
     bytes[at..at + to.len()].copy_from_slice(to);
+}
+
+#[test]
+fn verify_checks_each_row_group_by_its_row_index() {
+    let dir = TempDir::new("orc-verify-index");
+    let good = dir.path("good.orc");
+    // 2,500 rows in row groups of 1,000: 0 to 999, 1,000 to 1,999, 2,000 to 2,499.
+    let rows: Vec<Row> = (0..2500)
+        .map(|v| Row::new(vec![(Arc::from("id"), Field::Int(v))]))
+        .collect();
+    let options = WriterOptions::default()
+        .compression(OrcCompression::None)
+        .row_index_stride(1000);
+    let schema = TypeDescription::parse("struct<id:bigint>").unwrap();
+    write(&good, schema, options, &rows);
+    assert_eq!(
+        ok(&["verify", &good]),
+        "ok: 2500 rows, 1 stripes, 2 columns; ORC 0.12 NONE; 2 sets of statistics (file and \
+         stripes) agree with the values; the row indexes of 3 row groups agree\n"
+    );
+    // The second group's maximum in the row index (1,999: zigzag 3998, 10 9E 1F) made
+    // 2,001 (10 A2 1F): nothing else of the file says 1,999.
+    let mut bytes = std::fs::read(&good).unwrap();
+    let end = bytes.len();
+    patch(&mut bytes, end, &[0x10, 0x9E, 0x1F], &[0x10, 0xA2, 0x1F]);
+    let bad = dir.path("bad-index.orc");
+    std::fs::write(&bad, &bytes).unwrap();
+    let output = pqkit(&["verify", &bad]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "pqkit: {bad}: stripe 0, row group 1, column 1 (id): the statistics' max is 2001, \
+             the values' 1999\n"
+        )
+    );
 }
 
 #[test]

@@ -450,6 +450,46 @@ impl<S: Source> OrcReader<S> {
             .collect()
     }
 
+    /// The row index of each column of stripe `index` that has one, by column id (empty
+    /// when the file has no row index): the statistics and stream positions of each
+    /// group of [`row_index_stride`](Self::row_index_stride) rows.
+    ///
+    /// # Errors
+    ///
+    /// When the stripe's footer or an index is malformed, or an index holds more
+    /// entries than the stripe has groups of rows (counted before it is decoded).
+    pub fn row_indexes(&self, index: usize) -> Result<Vec<(u32, proto::RowIndex)>> {
+        let info = self.stripes.get(index).ok_or_else(|| {
+            Error::invalid_input(format!("stripe {index} of {}", self.stripes.len()))
+        })?;
+        let stride = u64::from(self.row_index_stride());
+        if stride == 0 {
+            return Ok(Vec::new());
+        }
+        let groups = info.num_rows.div_ceil(stride);
+        let mut chunks = ChunkDecoder::new(self.compression, self.block_size)?;
+        let footer = self.read_stripe_footer(info, &mut chunks)?;
+        let mut indexes = Vec::new();
+        for stream in &footer.streams {
+            if stream.kind != proto::stream::Kind::RowIndex as i32 {
+                continue;
+            }
+            let bytes = self.source.read_at(stream.offset, size(stream.length)?)?;
+            let bytes = decompress(&mut chunks, &bytes, "row index", &self.limits)?;
+            // `RowIndex` is `repeated RowIndexEntry entry = 1`.
+            let entries = messages(&bytes, 1)?.len();
+            if entries as u64 > groups {
+                return Err(Error::format(format!(
+                    "stripe {index}: the row index of column {} has {entries} entries for \
+                     {groups} groups of rows",
+                    stream.column
+                )));
+            }
+            indexes.push((stream.column, proto::RowIndex::decode(bytes.as_slice())?));
+        }
+        Ok(indexes)
+    }
+
     /// The footer of stripe `index`: its streams, encodings and time zone.
     ///
     /// # Errors
