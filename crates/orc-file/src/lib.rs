@@ -54,8 +54,13 @@
 //! Counts and lengths in a file are claims: a stripe that claims billions of rows,
 //! a length stream that claims billions of list elements, a dictionary larger than its
 //! bytes, a chunk that expands past the compression block size, are errors or are read
-//! only as far as bytes back them; no allocation is sized by a claim alone. Every
-//! decoder has a fuzz target.
+//! only as far as bytes back them; no allocation is sized by a claim alone. What real
+//! bytes can still cost is bounded by [`Limits`] (given to [`OrcReader::open_with`], or
+//! per read to [`ReadOptions::with_limits`]): the footer, metadata and stripe footers,
+//! the compression block size, the stripe count, the values under one list or map and
+//! under a batch's, and the bytes of strings in a batch, which ends early rather than
+//! pass them (a dictionary entry of megabytes that every row repeats costs its size
+//! once per batch, not once per row). Every decoder has a fuzz target.
 
 pub mod rle;
 
