@@ -61,6 +61,7 @@
 //! under a batch's, and the bytes of strings in a batch, which ends early rather than
 //! pass them (a dictionary entry of megabytes that every row repeats costs its size
 //! once per batch, not once per row). Every decoder has a fuzz target.
+#![warn(clippy::indexing_slicing)]
 
 pub mod rle;
 

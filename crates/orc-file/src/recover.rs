@@ -295,7 +295,7 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
         return finish(
             source,
             &own.like,
-            &own.stripes[..kept.ok],
+            own.stripes.get(..kept.ok).unwrap_or_default(),
             vec![Found::Footer; kept.ok],
             len,
             kept.error.map(DropReason::Damaged),
@@ -316,7 +316,7 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
     let mut start = 3;
     if let Some(tail) = base {
         let kept = decoding(source, like, &tail.stripes);
-        stripes.extend_from_slice(&tail.stripes[..kept.ok]);
+        stripes.extend_from_slice(tail.stripes.get(..kept.ok).unwrap_or_default());
         found.resize(kept.ok, Found::Checkpoint(tail.end));
         if let Some(error) = kept.error {
             return finish(
@@ -541,8 +541,10 @@ fn scan<S: Source>(
 /// The chunk header at `bytes[at..]`: the chunk's length and whether it is stored
 /// original.
 fn chunk_header(bytes: &[u8], at: usize) -> Option<(u64, bool)> {
-    let header = bytes.get(at..at + 3)?;
-    let value = u32::from(header[0]) | u32::from(header[1]) << 8 | u32::from(header[2]) << 16;
+    let &[a, b, c] = bytes.get(at..at.checked_add(3)?)? else {
+        return None;
+    };
+    let value = u32::from(a) | u32::from(b) << 8 | u32::from(c) << 16;
     Some((u64::from(value >> 1), value & 1 == 1))
 }
 

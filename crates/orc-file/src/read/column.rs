@@ -635,8 +635,10 @@ impl ColumnDecoder {
                 values.clear();
                 values.extend(
                     bytes
-                        .chunks_exact(4)
-                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                        .as_chunks::<4>()
+                        .0
+                        .iter()
+                        .map(|c| f32::from_le_bytes(*c)),
                 );
                 spread(values, present, 0.0);
             }
@@ -654,9 +656,11 @@ impl ColumnDecoder {
                 let bytes = data.take(count * 8, column, "DATA")?;
                 values.clear();
                 values.extend(
-                    bytes.chunks_exact(8).map(|c| {
-                        f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
-                    }),
+                    bytes
+                        .as_chunks::<8>()
+                        .0
+                        .iter()
+                        .map(|c| f64::from_le_bytes(*c)),
                 );
                 spread(values, present, 0.0);
             }
@@ -1163,13 +1167,18 @@ fn spread<T: Copy>(values: &mut Vec<T>, present: Option<&[bool]>, fill: T) {
     };
     let count = values.len();
     values.resize(present.len(), fill);
+    // From the back, each present slot takes the last value not yet moved: a value
+    // moves to its slot or past it, never onto one still to be read.
     let mut src = count;
     for (i, &p) in present.iter().enumerate().rev() {
-        if p {
-            src -= 1;
-            values[i] = values[src];
+        let value = if p {
+            src = src.saturating_sub(1);
+            values.get(src).copied().unwrap_or(fill)
         } else {
-            values[i] = fill;
+            fill
+        };
+        if let Some(slot) = values.get_mut(i) {
+            *slot = value;
         }
     }
 }

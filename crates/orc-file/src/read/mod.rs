@@ -527,9 +527,15 @@ impl<S: Source> OrcReader<S> {
             return Ok((vec![true; count], self.schema.clone()));
         };
         let mut selected = vec![false; count];
+        // Ids of the schema, which `selected` has a slot for each of.
+        let mut select = |id: u32| {
+            if let Some(slot) = selected.get_mut(id as usize) {
+                *slot = true;
+            }
+        };
         for name in projection {
             let mut t = &self.schema;
-            selected[0] = true;
+            select(0);
             // A top-level name with a dot in it, or a path of struct fields.
             let parts: Vec<&str> = if self.schema.field(name).is_some() {
                 vec![name]
@@ -540,10 +546,10 @@ impl<S: Source> OrcReader<S> {
                 t = t.field(part).ok_or_else(|| {
                     Error::invalid_input(format!("no column {name:?} in {}", self.schema))
                 })?;
-                selected[t.id() as usize] = true;
+                select(t.id());
             }
             for id in t.id()..=t.max_id() {
-                selected[id as usize] = true;
+                select(id);
             }
         }
         let pruned = prune(&self.schema, &selected);
@@ -780,7 +786,9 @@ impl<'a, S: Source> Batches<'a, S> {
         if let Some(predicate) = &options.predicate {
             index_columns.clone_from(&selected);
             for id in filter::columns(&reader.schema, predicate) {
-                index_columns[id as usize] = true;
+                if let Some(slot) = index_columns.get_mut(id as usize) {
+                    *slot = true;
+                }
             }
             stripe_statistics = reader.stripe_statistics_proto()?;
         }
@@ -910,7 +918,7 @@ impl<'a, S: Source> Batches<'a, S> {
                 .schema
                 .children()
                 .iter()
-                .filter(|c| self.selected[c.id() as usize])
+                .filter(|c| self.selected.get(c.id() as usize) == Some(&true))
                 .map(|c| ColumnDecoder::new(c, &self.selected, &mut streams))
                 .collect::<Result<_>>()?;
             self.groups = None;

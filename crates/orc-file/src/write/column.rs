@@ -487,7 +487,7 @@ impl ColumnState {
                 let mut left = total;
                 while left > 0 {
                     let n = left.min(TRUES.len());
-                    self.present.extend(&TRUES[..n]);
+                    self.present.extend(TRUES.get(..n).unwrap_or_default());
                     left -= n;
                 }
                 total
