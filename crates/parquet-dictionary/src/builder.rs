@@ -430,6 +430,15 @@ impl ByteArrayBuilder {
     bytes_builder_methods!(ByteArrayBatch, parquet_plain::byte_array::encode_batch);
 }
 
+impl core::fmt::Debug for ByteArrayBuilder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ByteArrayBuilder")
+            .field("entries", &self.len())
+            .field("page_len", &self.page_len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Builds the dictionary of a column chunk of FIXED_LEN_BYTE_ARRAY values.
 #[derive(Clone)]
 pub struct FixedLenByteArrayBuilder(BytesBuilder<FixedLenByteArrayBatch>);

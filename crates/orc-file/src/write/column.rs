@@ -8,9 +8,6 @@
 //! ([`super::validate`]); anything that still does not match is skipped, never a
 //! panic.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use crate::proto;
 use crate::proto::stream::Kind as StreamKind;
 use crate::rle::{BooleanRleEncoder, ByteRleEncoder, IntEncoder, RleVersion};
@@ -103,45 +100,18 @@ pub(crate) struct ColumnStripe {
     pub(crate) present_dropped: bool,
 }
 
-/// A fast hasher for dictionary keys (the mixing of `FxHash`, eight bytes at a time).
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct FxHasher {
-    hash: u64,
+/// The dictionary of a string column's stripe: its entries back to back, numbered in
+/// the order they came, with no allocation per entry.
+type Dictionary = parquet_dictionary::ByteArrayBuilder;
+
+/// A dictionary without limits of its own: a stripe's is judged by its ratio to the
+/// values, and its memory counted in the stripe's size.
+fn new_dictionary() -> Dictionary {
+    Dictionary::new(parquet_dictionary::Limits {
+        max_entries: u32::MAX as usize,
+        max_bytes: usize::MAX,
+    })
 }
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let (words, rest) = bytes.as_chunks::<8>();
-        for word in words {
-            self.add(u64::from_le_bytes(*word));
-        }
-        let mut last = [0u8; 8];
-        if let Some(slot) = last.get_mut(..rest.len()) {
-            slot.copy_from_slice(rest);
-        }
-        self.add(u64::from_le_bytes(last));
-    }
-
-    #[inline]
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash.rotate_left(26)
-    }
-}
-
-type Dictionary = HashMap<Box<[u8]>, u32, BuildHasherDefault<FxHasher>>;
 
 /// How a string column's stripe is being encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,7 +211,7 @@ impl ColumnState {
                 Data::String(Box::new(StringColumn {
                     mode: initial,
                     initial,
-                    dictionary: Dictionary::default(),
+                    dictionary: new_dictionary(),
                     dictionary_bytes: 0,
                     rows: Vec::new(),
                     group_starts: Vec::new(),
@@ -520,15 +490,12 @@ impl StringColumn {
             self.lengths.push(len_i64(value.len()));
             return;
         }
-        let id = if let Some(&id) = self.dictionary.get(value) {
-            id
-        } else {
-            #[allow(clippy::cast_possible_truncation)] // fewer than 2^32 values a stripe
-            let id = self.dictionary.len() as u32;
-            self.dictionary.insert(value.into(), id);
+        let entries = self.dictionary.len();
+        // `None` only past 2^32 - 1 entries, more than a stripe's values can number.
+        let id = self.dictionary.insert(value).unwrap_or(u32::MAX);
+        if self.dictionary.len() > entries {
             self.dictionary_bytes += value.len() + 32;
-            id
-        };
+        }
         self.rows.push(id);
     }
 
@@ -551,12 +518,7 @@ impl StringColumn {
     /// Writes the values held in the dictionary as direct values, recording the DATA
     /// and LENGTH positions of the row groups they start, and goes on direct.
     fn go_direct(&mut self, ctx: &Context, entries: &mut [Entry]) {
-        let mut by_id: Vec<&[u8]> = vec![&[]; self.dictionary.len()];
-        for (key, &id) in &self.dictionary {
-            if let Some(slot) = by_id.get_mut(id as usize) {
-                *slot = key;
-            }
-        }
+        let by_id = self.dictionary.entries();
         let mut starts = self.group_starts.iter().copied().peekable();
         let mut entry_index = self.first_pending_entry;
         let mut record = |data: &Vec<u8>, lengths: &IntEncoder, at: usize| {
@@ -576,12 +538,11 @@ impl StringColumn {
         };
         for (i, &id) in self.rows.iter().enumerate() {
             record(&self.data, &self.lengths, i);
-            let value = by_id.get(id as usize).copied().unwrap_or_default();
+            let value = by_id.get(id as usize).unwrap_or_default();
             self.data.extend_from_slice(value);
             self.lengths.push(len_i64(value.len()));
         }
         record(&self.data, &self.lengths, self.rows.len());
-        drop(by_id);
         self.dictionary.clear();
         self.dictionary_bytes = 0;
         self.rows.clear();
@@ -597,8 +558,11 @@ impl StringColumn {
         ctx: &Context,
         entries: &mut [Entry],
     ) -> (Vec<u8>, Vec<u8>, Vec<u8>, u32) {
-        let mut sorted: Vec<(&[u8], u32)> =
-            self.dictionary.iter().map(|(k, &id)| (&**k, id)).collect();
+        let entries_by_id = self.dictionary.entries();
+        #[allow(clippy::cast_possible_truncation)] // fewer than 2^32 entries
+        let mut sorted: Vec<(&[u8], u32)> = (0..entries_by_id.len())
+            .map(|id| (entries_by_id.get(id).unwrap_or_default(), id as u32))
+            .collect();
         sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut rank = vec![0u32; sorted.len()];
         let total: usize = sorted.iter().map(|(k, _)| k.len()).sum();
