@@ -50,50 +50,24 @@ impl Default for Limits {
     }
 }
 
-macro_rules! limit {
-    ($(#[$doc:meta])* $name:ident, $with:ident: $ty:ty) => {
-        $(#[$doc])*
-        pub const fn $name(&self) -> $ty {
-            self.$name
-        }
-
-        #[doc = concat!("Sets [`", stringify!($name), "`](Self::", stringify!($name), ").")]
-        #[must_use]
-        pub const fn $with(mut self, value: $ty) -> Self {
-            self.$name = value;
-            self
-        }
-    };
-}
-
 impl Limits {
-    limit!(
+    parquet_core::limit_accessors!(
         /// The largest footer, metadata section or stripe footer, in bytes, as stored
         /// and once decompressed.
-        max_footer_size, with_max_footer_size: u64
-    );
-    limit!(
+        max_footer_size, with_max_footer_size: u64;
         /// The largest compression block size a postscript may give, in bytes: the most
         /// one compression chunk inflates to.
-        max_block_size, with_max_block_size: u64
-    );
-    limit!(
+        max_block_size, with_max_block_size: u64;
         /// The most stripes a footer may list.
-        max_stripes, with_max_stripes: usize
-    );
-    limit!(
+        max_stripes, with_max_stripes: usize;
         /// The most bytes of strings or binaries one column's batch may hold: a batch of
         /// a top-level column ends early rather than pass it (a row whose value alone
         /// passes it is a batch of its own, costing its size once); values under a list
         /// or map that would pass it are [`Error::LimitExceeded`](crate::Error::LimitExceeded).
-        max_batch_bytes, with_max_batch_bytes: usize
-    );
-    limit!(
+        max_batch_bytes, with_max_batch_bytes: usize;
         /// The most values under the lists and maps of one column's batch, at each level
         /// of nesting.
-        max_batch_values, with_max_batch_values: usize
-    );
-    limit!(
+        max_batch_values, with_max_batch_values: usize;
         /// The most values under one list or map of one row: the elements, or the
         /// entries, of one slot.
         max_record_values, with_max_record_values: usize

@@ -51,6 +51,7 @@ mod error;
 pub mod filter;
 pub mod group_var_int;
 pub mod io;
+mod limits;
 mod types;
 mod value;
 pub mod varint;

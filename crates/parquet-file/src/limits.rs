@@ -49,49 +49,21 @@ impl Default for Limits {
     }
 }
 
-macro_rules! limit {
-    ($(#[$doc:meta])* $name:ident, $with:ident: $ty:ty) => {
-        $(#[$doc])*
-        pub const fn $name(&self) -> $ty {
-            self.$name
-        }
-
-        #[doc = concat!("Sets [`", stringify!($name), "`](Self::", stringify!($name), ").")]
-        #[must_use]
-        pub const fn $with(mut self, value: $ty) -> Self {
-            self.$name = value;
-            self
-        }
-    };
-}
-
 impl Limits {
-    limit!(
+    parquet_core::limit_accessors!(
         /// The largest footer (`FileMetaData`, or crypto metadata and encrypted footer),
         /// in bytes.
-        max_footer_size, with_max_footer_size: u64
-    );
-    limit!(
+        max_footer_size, with_max_footer_size: u64;
         /// The deepest nesting of the schema (the root's children are at depth 1).
-        max_schema_depth, with_max_schema_depth: usize
-    );
-    limit!(
+        max_schema_depth, with_max_schema_depth: usize;
         /// The most schema elements (fields at every level, the root included).
-        max_schema_elements, with_max_schema_elements: usize
-    );
-    limit!(
+        max_schema_elements, with_max_schema_elements: usize;
         /// The largest page as stored (compressed, encrypted), in bytes.
-        max_page_size, with_max_page_size: usize
-    );
-    limit!(
+        max_page_size, with_max_page_size: usize;
         /// The largest data page once decompressed, in bytes.
-        max_decompressed_page_size, with_max_decompressed_page_size: usize
-    );
-    limit!(
+        max_decompressed_page_size, with_max_decompressed_page_size: usize;
         /// The largest dictionary page once decompressed, in bytes.
-        max_dictionary_size, with_max_dictionary_size: usize
-    );
-    limit!(
+        max_dictionary_size, with_max_dictionary_size: usize;
         /// The most values (level entries: values and nulls) in one record of one column.
         /// A record is never split between batches, so this bounds a batch of one record.
         max_record_values, with_max_record_values: usize
