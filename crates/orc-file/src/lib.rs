@@ -13,6 +13,8 @@
 //!   v2, the default), choosing dictionary or direct strings per stripe as Apache ORC's
 //!   Java writer does, with a row index, stripe and file statistics and user metadata, in
 //!   memory bounded by about one stripe of encoded streams.
+//! - [`OrcReader::verify`] reads every row and checks the file's row counts, its
+//!   statistics at every level and its row index positions against the values.
 //! - [`rle`] holds the run-length codecs on their own, [`stream`] the compression
 //!   chunks, [`proto`] the protobuf metadata.
 //!
@@ -89,6 +91,7 @@ pub mod schema;
 pub mod statistics;
 pub mod stream;
 pub mod vector;
+pub mod verify;
 mod write;
 
 pub use error::{Error, Result};

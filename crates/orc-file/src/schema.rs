@@ -337,6 +337,40 @@ impl TypeDescription {
         }
     }
 
+    /// The name of child `i`: a struct's field name, `element` of a list, `key` and
+    /// `value` of a map, `_union_0`, `_union_1`, … of a uniontype (Arrow's names).
+    pub fn child_name(&self, i: usize) -> String {
+        match self.kind {
+            Kind::Struct => self.field_names.get(i).cloned().unwrap_or_default(),
+            Kind::List => "element".into(),
+            Kind::Map if i == 0 => "key".into(),
+            Kind::Map => "value".into(),
+            _ => format!("_union_{i}"),
+        }
+    }
+
+    /// The dotted path of every column of the tree from this type, by column id less
+    /// this type's (this type's own path is empty): `s.l.element`, `m.key`.
+    pub fn column_paths(&self) -> Vec<String> {
+        fn walk(t: &TypeDescription, base: u32, path: &str, out: &mut [String]) {
+            if let Some(slot) = out.get_mut((t.id - base) as usize) {
+                path.clone_into(slot);
+            }
+            for (i, child) in t.children.iter().enumerate() {
+                let name = t.child_name(i);
+                let path = if path.is_empty() {
+                    name
+                } else {
+                    format!("{path}.{name}")
+                };
+                walk(child, base, &path, out);
+            }
+        }
+        let mut out = vec![String::new(); self.column_count()];
+        walk(self, self.id, "", &mut out);
+        out
+    }
+
     /// A decimal's precision (`None` for an ORC v0 decimal).
     pub fn precision(&self) -> Option<u32> {
         self.precision

@@ -662,6 +662,27 @@ pub(crate) fn bloom(
     Ok(())
 }
 
+/// The end of `verify` for a file that disagrees with itself: the disagreements but the
+/// first printed to `out`, and the first the failure (saying how many more there are).
+pub(crate) fn fail_on(
+    disagreements: &[impl std::fmt::Display],
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let Some(first) = disagreements.first() else {
+        return Ok(());
+    };
+    for d in disagreements.iter().skip(1) {
+        writeln!(out, "disagreement: {d}")?;
+    }
+    Err(Failure::File(format!(
+        "{first}{}",
+        match disagreements.len() {
+            1 => String::new(),
+            n => format!(" (and {} more, listed on standard output)", n - 1),
+        }
+    )))
+}
+
 pub(crate) fn verify(reader: &Reader, out: &mut impl Write) -> Result<(), Failure> {
     if reader.footer_protection() == FooterProtection::SignatureNotVerified {
         return Err(Failure::File(
@@ -669,18 +690,7 @@ pub(crate) fn verify(reader: &Reader, out: &mut impl Write) -> Result<(), Failur
         ));
     }
     let verification = reader.verify()?;
-    if let Some(first) = verification.disagreements.first() {
-        for d in verification.disagreements.iter().skip(1) {
-            writeln!(out, "disagreement: {d}")?;
-        }
-        return Err(Failure::File(format!(
-            "{first}{}",
-            match verification.disagreements.len() {
-                1 => String::new(),
-                n => format!(" (and {} more, listed on standard output)", n - 1),
-            }
-        )));
-    }
+    fail_on(&verification.disagreements, out)?;
     writeln!(
         out,
         "ok: {} rows, {} row groups, {} columns, {} data pages; footer {}",

@@ -35,7 +35,6 @@ use orc_file::{Kind, OrcCompression, OrcVersion, TypeDescription, WriterOptions}
 use parquet_file::{Field, LogicalType, PhysicalType, Repetition, Row, Schema, SchemaField};
 
 use crate::contract::{Leaf, Rows, Shape, orc_decimal};
-use crate::orc::child_name;
 use crate::write_args::positive;
 
 /// How an ORC file is written. Unset flags leave the writer's defaults (Apache ORC's
@@ -411,7 +410,7 @@ fn parquet_of<'a>(
             let mut fields =
                 vec![SchemaField::optional("tag", P::Int32).with_logical_type(integer(8))];
             for (i, alternative) in t.children().iter().enumerate() {
-                let alt_name = child_name(t, i);
+                let alt_name = t.child_name(i);
                 fields.push(parquet_of(
                     &alt_name,
                     Repetition::Optional,
@@ -514,7 +513,7 @@ fn to_parquet(field: Field, t: &TypeDescription) -> Result<Field, String> {
             let mut fields = vec![(Arc::from("tag"), tag.map_or(Field::Null, Field::Int))];
             for (i, alternative) in t.children().iter().enumerate() {
                 let chosen = tag.and_then(|n| usize::try_from(n).ok()) == Some(i);
-                let name = child_name(t, i);
+                let name = t.child_name(i);
                 let f = if chosen {
                     to_parquet(std::mem::replace(&mut value, Field::Null), alternative)
                         .map_err(|m| format!(".{name}{m}"))?

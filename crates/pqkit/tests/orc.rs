@@ -486,6 +486,43 @@ fn verify_checks_each_row_group_by_its_row_index() {
              the values' 1999\n"
         )
     );
+    // The second group's row index positions in the id column (uncompressed: the RLE
+    // run's offset, then the values of it to skip) made to skip one value fewer: a
+    // reader seeking there would start at 999.
+    let mut bytes = std::fs::read(&good).unwrap();
+    let reader = orc_file::OrcReader::open(bytes.clone()).unwrap();
+    let indexes = reader.row_indexes(0).unwrap();
+    let (_, index) = indexes.iter().find(|(column, _)| *column == 1).unwrap();
+    let positions = &index.entry[1].positions;
+    let varints = |values: &[u64]| {
+        let mut out = Vec::new();
+        for &v in values {
+            let mut v = v;
+            while v >= 0x80 {
+                out.push(u8::try_from(v & 0x7F).unwrap() | 0x80);
+                v >>= 7;
+            }
+            out.push(u8::try_from(v).unwrap());
+        }
+        out
+    };
+    let mut fewer = positions.clone();
+    *fewer.last_mut().unwrap() -= 1;
+    let (from, to) = (varints(positions), varints(&fewer));
+    assert_eq!(from.len(), to.len(), "{positions:?}");
+    let end = bytes.len();
+    patch(&mut bytes, end, &from, &to);
+    let bad = dir.path("bad-positions.orc");
+    std::fs::write(&bad, &bytes).unwrap();
+    let output = pqkit(&["verify", &bad]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "pqkit: {bad}: stripe 0, row group 1: the row index positions do not lead to the \
+             group's first row (id: Int(999), not Int(1000))\n"
+        )
+    );
 }
 
 #[test]
@@ -621,7 +658,10 @@ fn verify_judges_a_hybrid_calendar_files_dates_as_they_are_read() {
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(
         stderr(&output),
-        format!("pqkit: {hybrid}: file, column 1 (d): the statistics' max is 1, the values' 0\n")
+        format!(
+            "pqkit: {hybrid}: file, column 1 (d): the statistics' max is 1970-01-02, the values' \
+             1970-01-01\n"
+        )
     );
 }
 

@@ -90,6 +90,9 @@ pub struct ReadOptions {
     batch_size: usize,
     predicate: Option<Predicate>,
     limits: Option<Limits>,
+    /// Keep each stripe's row indexes of the columns read, to seek by them
+    /// ([`Batches::seek_to`]), with or without a predicate.
+    pub(crate) keep_row_indexes: bool,
 }
 
 impl Default for ReadOptions {
@@ -99,6 +102,7 @@ impl Default for ReadOptions {
             batch_size: 1024,
             predicate: None,
             limits: None,
+            keep_row_indexes: false,
         }
     }
 }
@@ -756,8 +760,9 @@ impl<S> std::ops::Deref for ReaderRef<'_, S> {
 pub struct Batches<'a, S> {
     reader: ReaderRef<'a, S>,
     selected: Vec<bool>,
-    /// The columns whose row indexes are read (none without a predicate).
+    /// The columns whose row indexes are read (none without a predicate, unless kept).
     index_columns: Vec<bool>,
+    keep_row_indexes: bool,
     schema: TypeDescription,
     batch_size: usize,
     limits: Limits,
@@ -782,6 +787,9 @@ impl<'a, S: Source> Batches<'a, S> {
         // With a predicate, the row indexes of the columns read (to seek) and of the
         // columns judged (their statistics).
         let mut index_columns = vec![false; selected.len()];
+        if options.keep_row_indexes {
+            index_columns.clone_from(&selected);
+        }
         let mut stripe_statistics = Vec::new();
         if let Some(predicate) = &options.predicate {
             index_columns.clone_from(&selected);
@@ -798,6 +806,7 @@ impl<'a, S: Source> Batches<'a, S> {
             reader,
             selected,
             index_columns,
+            keep_row_indexes: options.keep_row_indexes,
             schema,
             batch_size: options.batch_size,
             limits,
@@ -866,6 +875,27 @@ impl<'a, S: Source> Batches<'a, S> {
         }
     }
 
+    /// Moves to the first row of row group `group` of stripe `index` by the positions of
+    /// the stripe's row index, in a read that keeps its row indexes; `false` when the
+    /// stripe has none that can seek (no index, or one without an entry for every row
+    /// group of every column read) or holds no rows.
+    pub(crate) fn seek_to(&mut self, index: usize, group: usize) -> Result<bool> {
+        if self.next_stripe != index + 1 || self.decoders.is_empty() {
+            self.next_stripe = index;
+            if !self.next_stripe()? || self.next_stripe != index + 1 {
+                return Ok(false);
+            }
+        }
+        let Some((_, indexes)) = &self.groups else {
+            return Ok(false);
+        };
+        for decoder in &mut self.decoders {
+            decoder.seek(group, &|id| indexes.get(&id))?;
+        }
+        self.row = group as u64 * u64::from(self.reader.row_index_stride());
+        Ok(true)
+    }
+
     /// Opens the next stripe that might hold a matching row; `false` past the last.
     fn next_stripe(&mut self) -> Result<bool> {
         let reader = &*self.reader;
@@ -889,7 +919,8 @@ impl<'a, S: Source> Batches<'a, S> {
                 }
             }
             let footer = reader.read_stripe_footer(info, &mut self.chunks)?;
-            let with_index = self.predicate.is_some() && reader.row_index_stride() > 0;
+            let with_index = (self.predicate.is_some() || self.keep_row_indexes)
+                && reader.row_index_stride() > 0;
             let wanted: Vec<bool> = if with_index {
                 self.selected
                     .iter()
@@ -922,7 +953,8 @@ impl<'a, S: Source> Batches<'a, S> {
                 .map(|c| ColumnDecoder::new(c, &self.selected, &mut streams))
                 .collect::<Result<_>>()?;
             self.groups = None;
-            if let (true, Some(predicate)) = (with_index, &self.predicate) {
+            if with_index {
+                let predicate = self.predicate.as_ref();
                 let mut groups = self.row_groups(predicate, info.num_rows, &streams.indexes);
                 // An index shorter than the stripe cannot judge its last rows: read them all.
                 let covered = groups.len() as u64 * u64::from(reader.row_index_stride());
@@ -953,11 +985,11 @@ impl<'a, S: Source> Batches<'a, S> {
         }
     }
 
-    /// Which row groups of a stripe of `rows` rows might match, by the row index's
-    /// statistics.
+    /// Which row groups of a stripe of `rows` rows might match `predicate` (all, without
+    /// one), by the row index's statistics.
     fn row_groups(
         &self,
-        predicate: &Predicate,
+        predicate: Option<&Predicate>,
         rows: u64,
         indexes: &HashMap<u32, proto::RowIndex>,
     ) -> Vec<bool> {
@@ -972,6 +1004,9 @@ impl<'a, S: Source> Batches<'a, S> {
         let count = usize::try_from(rows.div_ceil(stride)).map_or(entries, |c| c.min(entries));
         (0..count)
             .map(|group| {
+                let Some(predicate) = predicate else {
+                    return true;
+                };
                 let group_rows = stride.min(rows - group as u64 * stride);
                 let judge = |id: u32| {
                     let s = indexes
