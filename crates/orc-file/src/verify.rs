@@ -35,7 +35,10 @@ pub struct Verification {
     /// Disagreements that are known habits of Apache ORC's writers and mislead no
     /// reader: a child of a struct with nulls marked as having nulls of its own (C++ and
     /// Java), a map's or list's total children left at 0 (C++ maps; Java lists and maps),
-    /// a list's or map's children counted as the row batch's capacity (ORC Java 2.x).
+    /// a list's or map's children counted as the row batch's capacity (ORC Java 2.x),
+    /// a uniontype's nulls counted as values of its first alternative (C++), a float
+    /// column's least and greatest values recorded as given, before their rounding to
+    /// float (C++; the reader's pruning widens such bounds to hold the rounded values).
     pub notes: Vec<Disagreement>,
 }
 
@@ -553,12 +556,16 @@ impl<'a, S: Source> Verifier<'a, S> {
     fn column(&mut self, scope: Scope, id: u32, p: &proto::ColumnStatistics, seen: &Seen) {
         let st = ColumnStatistics::from_proto(p);
         let batch_capacity = java_batch_capacity(&st.typed, st.number_of_values);
+        let float = self.reader.schema().find(id).map(TypeDescription::kind) == Some(Kind::Float);
         let name = self.names.get(id as usize).cloned().unwrap_or_default();
         let found = &mut self.found;
+        let union_nulls = seen.values + seen.union_nulls;
         let mut problem = |what: &'static str, stated: Field, actual: Field| {
             let habit = (what == "hasNull" && stated == Field::Bool(true))
                 || (what == "total children" && stated == Field::UInt(0))
-                || (batch_capacity && matches!(what, "min" | "max" | "total children"));
+                || (batch_capacity && matches!(what, "min" | "max" | "total children"))
+                || (what == "count" && seen.union_nulls > 0 && stated == Field::UInt(union_nulls))
+                || (float && matches!(what, "min" | "max") && rounds_to(&stated, &actual));
             let d = Disagreement::Statistics {
                 scope,
                 column: id,
@@ -594,6 +601,8 @@ impl<'a, S: Source> Verifier<'a, S> {
 struct Seen {
     values: u64,
     has_null: bool,
+    /// The nulls of the uniontype whose first alternative this is.
+    union_nulls: u64,
     typed: SeenTyped,
 }
 
@@ -682,6 +691,7 @@ impl Seen {
         Self {
             values: 0,
             has_null: false,
+            union_nulls: 0,
             typed,
         }
     }
@@ -689,6 +699,7 @@ impl Seen {
     fn merge(&mut self, other: &Self) {
         self.values += other.values;
         self.has_null |= other.has_null;
+        self.union_nulls += other.union_nulls;
         match (&mut self.typed, &other.typed) {
             (SeenTyped::Boolean { trues }, SeenTyped::Boolean { trues: t }) => *trues += t,
             (SeenTyped::Integer { range }, SeenTyped::Integer { range: r }) => {
@@ -765,6 +776,9 @@ fn add(seen: &mut [Seen], t: &TypeDescription, vector: &Vector, slots: Range<usi
     let children = t.children();
     match &vector.data {
         VectorData::Struct { fields, .. } => {
+            for child in children {
+                add_ancestor_nulls(seen, child, (slots.len() - values) as u64);
+            }
             // The children of the struct's present slots, in runs.
             let mut i = slots.start;
             while i < slots.end {
@@ -797,6 +811,9 @@ fn add(seen: &mut [Seen], t: &TypeDescription, vector: &Vector, slots: Range<usi
             }
         }
         VectorData::Union { tags, alternatives } => {
+            if let Some(first) = children.first().and_then(|c| seen.get_mut(c.id() as usize)) {
+                first.union_nulls += (slots.len() - values) as u64;
+            }
             for i in slots.filter(|&i| present(i)) {
                 let tag = usize::from(*tags.get(i).ok_or_else(|| mismatch(t))?);
                 if let (Some(child), Some(alternative)) = (children.get(tag), alternatives.get(tag))
@@ -808,6 +825,29 @@ fn add(seen: &mut [Seen], t: &TypeDescription, vector: &Vector, slots: Range<usi
         _ => {}
     }
     Ok(())
+}
+
+/// Counts `nulls` of a struct as nulls of the uniontypes under it (through structs) for
+/// their first alternatives (Apache ORC's C++ writer counts them as that alternative's
+/// values).
+fn add_ancestor_nulls(seen: &mut [Seen], t: &TypeDescription, nulls: u64) {
+    match t.kind() {
+        Kind::Union => {
+            if let Some(first) = t
+                .children()
+                .first()
+                .and_then(|c| seen.get_mut(c.id() as usize))
+            {
+                first.union_nulls += nulls;
+            }
+        }
+        Kind::Struct => {
+            for child in t.children() {
+                add_ancestor_nulls(seen, child, nulls);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Adds the values of the slots `slots` of `vector`, a column of type `t`, to what
@@ -866,6 +906,18 @@ fn add_values(
         _ => {}
     }
     Ok(())
+}
+
+/// Whether `stated`, a double, is `actual` before its rounding to float.
+fn rounds_to(stated: &Field, actual: &Field) -> bool {
+    match (stated, actual) {
+        // The rounding is the point.
+        #[allow(clippy::cast_possible_truncation)]
+        (Field::Double(stated), Field::Double(actual)) => {
+            f64::from(*stated as f32).to_bits() == actual.to_bits()
+        }
+        _ => false,
+    }
 }
 
 /// Whether two values are the same value: as `==`, but a NaN is the same as a NaN of the
@@ -1275,6 +1327,79 @@ mod tests {
         assert_eq!(judge(100, 100, 200), (3, 0));
         assert_eq!(judge(0, 1024, 600), (1, 0));
         assert_eq!(judge(0, 4, 1024), (1, 0));
+    }
+
+    #[test]
+    fn apache_orc_cpp_habits_are_notes() {
+        // A uniontype with 2 nulls, 2 values of its first alternative and 1 of its
+        // second; a float column of 1.1 as float.
+        let schema = TypeDescription::parse("struct<u:uniontype<int,string>,f:float>").unwrap();
+        let union = |tag: i64, value: Field| {
+            Field::Group(vec![
+                (Arc::from("tag"), Field::Int(tag)),
+                (Arc::from("value"), value),
+            ])
+        };
+        let rows: Vec<Row> = [
+            union(0, Field::Int(1)),
+            Field::Null,
+            union(1, Field::Str("a".into())),
+            Field::Null,
+            union(0, Field::Int(2)),
+        ]
+        .into_iter()
+        .map(|u| {
+            Row::new(vec![
+                (Arc::from("u"), u),
+                (Arc::from("f"), Field::Float(1.1)),
+            ])
+        })
+        .collect();
+        let reader = written(&schema, &rows);
+        let seen = seen_of(&reader);
+        assert_eq!((seen[2].values, seen[2].union_nulls), (2, 2));
+        let judge = |id: u32, stats: proto::ColumnStatistics| {
+            let mut verifier = verifier(&reader);
+            verifier.column(Scope::File, id, &stats, &seen[id as usize]);
+            (
+                verifier.found.disagreements.len(),
+                verifier.found.notes.len(),
+            )
+        };
+        let count = |n: u64| proto::ColumnStatistics {
+            number_of_values: Some(n),
+            ..Default::default()
+        };
+        // The first alternative's values and the union's nulls, as C++ counts them.
+        assert_eq!(judge(2, count(2)), (0, 0));
+        assert_eq!(judge(2, count(4)), (0, 1));
+        assert_eq!(judge(2, count(3)), (1, 0));
+        // Not the second alternative's.
+        assert_eq!(judge(3, count(3)), (1, 0));
+        // The nulls of a struct count as the nulls of a uniontype in it.
+        let schema = TypeDescription::parse("struct<s:struct<u:uniontype<int,string>>>").unwrap();
+        let rows: Vec<Row> = [
+            Field::Null,
+            Field::Group(vec![(Arc::from("u"), Field::Null)]),
+        ]
+        .into_iter()
+        .map(|s| Row::new(vec![(Arc::from("s"), s)]))
+        .collect();
+        let nested = seen_of(&written(&schema, &rows));
+        assert_eq!((nested[3].values, nested[3].union_nulls), (0, 2));
+        let floats = |min: f64| proto::ColumnStatistics {
+            number_of_values: Some(5),
+            double_statistics: Some(proto::DoubleStatistics {
+                minimum: Some(min),
+                maximum: Some(f64::from(1.1_f32)),
+                sum: None,
+            }),
+            ..Default::default()
+        };
+        assert_eq!(judge(4, floats(f64::from(1.1_f32))), (0, 0));
+        // 1.1 as given, before its rounding to float.
+        assert_eq!(judge(4, floats(1.1)), (0, 1));
+        assert_eq!(judge(4, floats(1.2)), (1, 0));
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::{Job, Outcome, READERS, judge, outcome, pins, read_all, reference};
 use crate::python::{Python, read};
 use crate::rows::{self, Pqkit, Tally};
 use crate::run as run_command;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -81,6 +82,10 @@ fn check_fixture(tally: &mut Tally, pqkit: &Pqkit, file: &Path, out: &Path) {
         Ok(count) => notes.push(format!("{count} rows, as {} reads them", by.name())),
         Err(e) => problems.push(format!("{e}\n      (the rows as {} reads them)", by.name())),
     }
+    match verify(pqkit, file) {
+        Ok(note) => notes.push(note),
+        Err(problem) => problems.push(problem),
+    }
     for (reader, outcome) in outcomes.iter().filter(|(reader, _)| *reader != by) {
         let pin = pins::find(pins::FIXTURES, &name, *reader);
         if let Some(pin) = pin {
@@ -101,6 +106,24 @@ fn check_fixture(tally: &mut Tally, pqkit: &Pqkit, file: &Path, out: &Path) {
     } else {
         tally.fail(&name, &problems.join("\n      "));
     }
+}
+
+/// `pqkit verify` of a peer's file: sound (the notes of writers' known habits aside),
+/// its row counts, statistics and row index positions agreeing with its values.
+fn verify(pqkit: &Pqkit, file: &Path) -> Result<String, String> {
+    let output = pqkit.run(&[OsString::from("verify"), file.into()])?;
+    if output.code != Some(0) {
+        return Err(format!("pqkit verify: {}", output.describe()));
+    }
+    let notes = output
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("note: "))
+        .count();
+    Ok(match notes {
+        0 => "verify: sound".to_owned(),
+        n => format!("verify: sound, with {n} notes of writers' known habits"),
+    })
 }
 
 /// Writes the fixtures unless the stamp says that the same scripts and versions wrote them.

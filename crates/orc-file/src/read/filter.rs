@@ -175,9 +175,18 @@ fn bounds(column: &TypeDescription, s: &proto::ColumnStatistics) -> (Option<Fiel
             })
         }
         Kind::Float | Kind::Double => s.double_statistics.as_ref().map_or((None, None), |d| {
+            // A float column's bounds may be the values as the writer was given them,
+            // before their rounding to float (Apache ORC's C++ writer records those): the
+            // bounds are widened to hold the rounded values as well.
+            let float = column.kind() == Kind::Float;
+            #[allow(clippy::cast_possible_truncation)] // the rounding is the point
+            let rounded = |v: f64| if float { f64::from(v as f32) } else { v };
             // NaN bounds say nothing.
-            let f = |v: Option<f64>| v.filter(|v| !v.is_nan()).map(Field::Double);
-            (f(d.minimum), f(d.maximum))
+            let f = |v: Option<f64>, pick: fn(f64, f64) -> f64| {
+                v.filter(|v| !v.is_nan())
+                    .map(|v| Field::Double(pick(v, rounded(v))))
+            };
+            (f(d.minimum, f64::min), f(d.maximum, f64::max))
         }),
         Kind::String | Kind::Varchar | Kind::Char => {
             s.string_statistics.as_ref().map_or((None, None), |t| {
@@ -269,6 +278,33 @@ mod tests {
         assert!(judge(Predicate::compare("name", Op::Eq, "x")));
         assert!(judge(Predicate::compare(ColumnPath::new(["l"]), Op::Eq, 1)));
         assert!(judge(Predicate::compare("id", Op::Eq, 25).negate()));
+    }
+
+    #[test]
+    fn a_float_columns_bounds_hold_its_values_rounded_to_float() {
+        let schema = TypeDescription::parse("struct<f:float,d:double>").unwrap();
+        // Apache ORC's C++ writer records the double it was given as the float column's
+        // least value; the column holds that value rounded to float, which is less.
+        let given = -2_575.113_265_379_345_6_f64;
+        #[allow(clippy::cast_possible_truncation)]
+        let stored = f64::from(given as f32);
+        assert!(stored < given);
+        let stats = |id: u32| {
+            (id > 0).then(|| proto::ColumnStatistics {
+                number_of_values: Some(10),
+                double_statistics: Some(proto::DoubleStatistics {
+                    minimum: Some(given),
+                    maximum: Some(0.0),
+                    sum: None,
+                }),
+                ..Default::default()
+            })
+        };
+        let judge = |p: Predicate| might_match(&p, &schema, &stats, 10);
+        assert!(judge(Predicate::compare("f", Op::Le, stored)));
+        assert!(!judge(Predicate::compare("f", Op::Lt, stored)));
+        // A double column's bounds are its values'.
+        assert!(!judge(Predicate::compare("d", Op::Le, stored)));
     }
 
     #[test]
