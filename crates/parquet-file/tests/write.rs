@@ -37,33 +37,35 @@ impl Rng {
 }
 
 fn schema() -> Schema {
+    Schema::try_new("schema", fields()).unwrap()
+}
+
+/// The fields of [`schema`]: every physical type, the last a list.
+fn fields() -> Vec<SchemaField> {
     use PhysicalType as P;
-    Schema::try_new(
-        "schema",
-        [
-            SchemaField::required("bool", P::Boolean),
-            SchemaField::optional("i32", P::Int32),
-            SchemaField::optional("u64", P::Int64).with_logical_type(LogicalType::Integer {
-                bits: 64,
-                signed: false,
-            }),
-            SchemaField::optional("int96", P::Int96),
-            SchemaField::optional("float", P::Float),
-            SchemaField::required("double", P::Double),
-            SchemaField::optional("string", P::ByteArray).with_logical_type(LogicalType::String),
-            SchemaField::fixed_len_byte_array("decimal", Repetition::Optional, 8)
-                .with_logical_type(LogicalType::Decimal {
-                    scale: 2,
-                    precision: 18,
-                }),
-            SchemaField::list(
-                "list",
-                Repetition::Optional,
-                SchemaField::optional("element", P::Int64),
-            ),
-        ],
-    )
-    .unwrap()
+    vec![
+        SchemaField::required("bool", P::Boolean),
+        SchemaField::optional("i32", P::Int32),
+        SchemaField::optional("u64", P::Int64).with_logical_type(LogicalType::Integer {
+            bits: 64,
+            signed: false,
+        }),
+        SchemaField::optional("int96", P::Int96),
+        SchemaField::optional("float", P::Float),
+        SchemaField::required("double", P::Double),
+        SchemaField::optional("string", P::ByteArray).with_logical_type(LogicalType::String),
+        SchemaField::fixed_len_byte_array("decimal", Repetition::Optional, 8).with_logical_type(
+            LogicalType::Decimal {
+                scale: 2,
+                precision: 18,
+            },
+        ),
+        SchemaField::list(
+            "list",
+            Repetition::Optional,
+            SchemaField::optional("element", P::Int64),
+        ),
+    ]
 }
 
 /// Definition levels of an optional top-level column: one in `nulls` null.
@@ -523,6 +525,73 @@ fn rows_shred_into_what_reads_back_as_them() {
     let again = rows_of(writer.into_inner());
     // NaN != NaN: compare their debug text.
     assert_eq!(format!("{again:?}"), format!("{rows:?}"));
+}
+
+#[test]
+fn fields_pushed_column_by_column_write_what_rows_write() {
+    // The flat columns of `schema()` (all but the list), from rows read back.
+    let full = schema();
+    let mut writer = FileWriter::new(Vec::new(), full.clone(), WriterOptions::new()).unwrap();
+    writer.write_batches(&batches(&full, 2000, 9)).unwrap();
+    writer.finish().unwrap();
+    let mut flat = fields();
+    flat.pop();
+    let flat = Schema::try_new("schema", flat).unwrap();
+    let rows: Vec<Row> = rows_of(writer.into_inner())
+        .into_iter()
+        .map(|row| {
+            Row::new(
+                row.into_fields()
+                    .into_iter()
+                    .filter(|(name, _)| &**name != "list")
+                    .collect(),
+            )
+        })
+        .collect();
+    let columns = flat.columns();
+    let mut pushed: Vec<ColumnBatch> = columns.iter().map(ColumnBatch::new).collect();
+    for row in &rows {
+        for (batch, column) in pushed.iter_mut().zip(columns) {
+            let field = row.get(&column.path.parts()[0]).unwrap_or(&Field::Null);
+            batch.push_field(column, field).unwrap();
+        }
+    }
+    let mut writer = FileWriter::new(Vec::new(), flat.clone(), WriterOptions::new()).unwrap();
+    writer.write_batches(&pushed).unwrap();
+    writer.finish().unwrap();
+    // NaN != NaN: compare their debug text.
+    assert_eq!(
+        format!("{:?}", rows_of(writer.into_inner())),
+        format!("{rows:?}")
+    );
+    // What a row could not hold, a column cannot either; nothing is appended.
+    let (bool_column, string_column) = (&columns[0], &columns[6]);
+    let mut batch = ColumnBatch::new(bool_column);
+    let err = batch.push_field(bool_column, &Field::Null).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+        "{err}"
+    );
+    let err = batch.push_field(bool_column, &Field::Int(1)).unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+        "{err}"
+    );
+    assert_eq!(batch.num_levels(), 0);
+    let mut batch = ColumnBatch::new(string_column);
+    batch.push_field(string_column, &Field::Null).unwrap();
+    batch.push_field(string_column, &s("x")).unwrap();
+    assert_eq!((batch.num_levels(), batch.num_values()), (2, 1));
+    assert_eq!(batch.def_levels(), [0, 1]);
+    // A repeated column takes rows, not fields.
+    let element = &full.columns()[8];
+    let err = ColumnBatch::new(element)
+        .push_field(element, &Field::Int(1))
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::InvalidInput { .. }),
+        "{err}"
+    );
 }
 
 fn nested_schema() -> Schema {

@@ -13,17 +13,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use orc_file::{OrcWriter, ReadOptions, TypeDescription};
-use parquet_file::{ErrorKind, Field, FileWriter, Projection, Row, RowIter, Schema, TimeUnit};
+use orc_file::{Kind, OrcWriter, ReadOptions, TypeDescription};
+use parquet_file::{
+    ColumnBatch, ErrorKind, Field, FileWriter, Projection, Row, RowIter, Schema, TimeUnit,
+};
 
 use crate::commands::Printer;
 use crate::contract::Rows;
 use crate::infer::Inference;
 use crate::input::{self, Data, Input, Text, is_dash};
 use crate::json::{self, Json};
+use crate::orc::OrcFile;
 use crate::orc_convert::{
     GivenSchema, OrcWriteArgs, is_input_error, orc_type_of, parquet_schema_of, parse_schema,
-    row_to_orc, row_to_parquet,
+    row_to_orc, row_to_parquet, to_parquet,
 };
 use crate::output::{self, Output, Writer};
 use crate::progress::Progress;
@@ -473,6 +476,9 @@ pub(crate) fn convert(args: &ConvertArgs, limit: u64, out: &mut impl Write) -> R
                     job.run(source, &schema, Some(total), out)
                 }
                 Opened::Orc(reader) => {
+                    if writes && to == Some(FileFormat::Parquet) && is_flat(reader.schema()) {
+                        return job.run_orc_columns(&reader);
+                    }
                     let rows = reader
                         .rows(ReadOptions::default())
                         .map_err(|e| Failure::from(e).in_context(&name))?;
@@ -646,9 +652,6 @@ impl Job<'_> {
         let shown = shown.as_str();
         let writing = |e: parquet_file::Error| Failure::from(e).in_context(shown);
         let orc_writing = |e: orc_file::Error| Failure::from(e).in_context(shown);
-        let flushing = |e: std::io::IntoInnerError<BufWriter<Writer>>| {
-            Failure::from(e.into_error()).in_context(shown)
-        };
         let mut sink = open_sink(args, shown, to, &output_schema, writer)?;
         let mut progress = Progress::new(total);
         let mut done = 0_u64;
@@ -689,22 +692,123 @@ impl Job<'_> {
             done += 1;
             progress.update(done);
         }
-        let writer = match sink {
-            Sink::Parquet(mut writer) => {
-                writer.finish().map_err(writing)?;
-                writer.into_inner().into_inner().map_err(flushing)?
-            }
-            Sink::Orc(writer) => writer
-                .finish()
-                .map_err(orc_writing)?
-                .into_inner()
-                .map_err(flushing)?,
-            Sink::Text(printer, mut text) => {
-                printer.finish(&mut text).map_err(|f| f.in_context(shown))?;
-                text.into_inner().map_err(flushing)?
-            }
-        };
         drop(progress);
-        output.commit(writer, done)
+        close(sink, output, done)
     }
+
+    /// Converts the ORC file `reader` of a flat schema (see [`is_flat`]) to Parquet a
+    /// batch of column vectors at a time: each value goes straight into its column's
+    /// batch, converted as a row's would be, without building rows.
+    fn run_orc_columns(self, reader: &OrcFile) -> Result<(), Failure> {
+        let Self {
+            args,
+            input,
+            to,
+            output,
+        } = self;
+        let t = reader.schema();
+        let schema = RowSchema::Orc(t.clone());
+        let (RowSchema::Parquet(parquet), _, unit) = output_schema(args, input, &schema, to)?
+        else {
+            return Err(Failure::File(format!("{input}: no Parquet schema for it")));
+        };
+        let Some((output, writer)) = output else {
+            return Ok(());
+        };
+        let shown = output.shown().to_owned();
+        let writing = |e: parquet_file::Error| Failure::from(e).in_context(&shown);
+        let mut sink = open_sink(
+            args,
+            &shown,
+            FileFormat::Parquet,
+            &RowSchema::Parquet(Arc::clone(&parquet)),
+            writer,
+        )?;
+        let Sink::Parquet(writer) = &mut sink else {
+            return Err(Failure::File(format!("{shown}: not a Parquet writer")));
+        };
+        let columns = parquet.columns();
+        let mut progress = Progress::new(Some(reader.num_rows()));
+        let mut done = 0_u64;
+        let mut batches: Vec<ColumnBatch> = columns.iter().map(ColumnBatch::new).collect();
+        for batch in reader.batches(ReadOptions::default())? {
+            let batch = batch.map_err(|e| Failure::from(e).in_context(input))?;
+            for (((name, child), vector), (out, column)) in t
+                .fields()
+                .zip(&batch.columns)
+                .zip(batches.iter_mut().zip(columns))
+            {
+                // Only decimals change on their way to Parquet, and timestamps to another
+                // unit: the other values go as they are read.
+                let rescaled = child.kind() == Kind::Decimal;
+                let retimed = unit
+                    .filter(|_| matches!(child.kind(), Kind::Timestamp | Kind::TimestampInstant));
+                for i in 0..batch.num_rows {
+                    let bad_row = |e: String| {
+                        Failure::File(format!("{input}: row {}: field {name}{e}", done + i as u64))
+                    };
+                    let field = vector
+                        .field(child, i)
+                        .map_err(|e| Failure::from(e).in_context(input))?;
+                    let field = if rescaled {
+                        to_parquet(field, child).map_err(bad_row)?
+                    } else {
+                        field
+                    };
+                    let field = match retimed {
+                        Some(unit) => timestamps::value(field, unit).map_err(bad_row)?,
+                        None => field,
+                    };
+                    out.push_field(column, &field)
+                        .map_err(|e| bad_row(format!(": {e}")))?;
+                }
+            }
+            writer.write_batches(&batches).map_err(writing)?;
+            for out in &mut batches {
+                out.clear();
+            }
+            done += batch.num_rows as u64;
+            progress.update(done);
+        }
+        drop(progress);
+        close(sink, output, done)
+    }
+}
+
+/// Finishes the output `sink` of `output` after `done` rows, and puts it in place.
+fn close(sink: Sink, output: Output, done: u64) -> Result<(), Failure> {
+    let shown = output.shown().to_owned();
+    let shown = shown.as_str();
+    let writing = |e: parquet_file::Error| Failure::from(e).in_context(shown);
+    let orc_writing = |e: orc_file::Error| Failure::from(e).in_context(shown);
+    let flushing = |e: std::io::IntoInnerError<BufWriter<Writer>>| {
+        Failure::from(e.into_error()).in_context(shown)
+    };
+    let writer = match sink {
+        Sink::Parquet(mut writer) => {
+            writer.finish().map_err(writing)?;
+            writer.into_inner().into_inner().map_err(flushing)?
+        }
+        Sink::Orc(writer) => writer
+            .finish()
+            .map_err(orc_writing)?
+            .into_inner()
+            .map_err(flushing)?,
+        Sink::Text(printer, mut text) => {
+            printer.finish(&mut text).map_err(|f| f.in_context(shown))?;
+            text.into_inner().map_err(flushing)?
+        }
+    };
+    output.commit(writer, done)
+}
+
+/// Whether every field of the ORC struct `t` is a primitive (no struct, list, map or
+/// uniontype): a file that `convert` takes to Parquet a column at a time.
+fn is_flat(t: &TypeDescription) -> bool {
+    t.children().iter().all(|child| {
+        !matches!(
+            child.kind(),
+            Kind::Struct | Kind::List | Kind::Map | Kind::Union
+        )
+    })
 }

@@ -481,7 +481,10 @@ pub(crate) fn row_to_parquet(row: Row, t: &TypeDescription) -> Result<Row, Strin
     Ok(Row::new(out))
 }
 
-fn to_parquet(field: Field, t: &TypeDescription) -> Result<Field, String> {
+/// A value of ORC type `t` as the Parquet writer takes it for the column
+/// [`parquet_schema_of`] maps `t` to; errors go after the field's path, as
+/// [`row_to_parquet`]'s.
+pub(crate) fn to_parquet(field: Field, t: &TypeDescription) -> Result<Field, String> {
     Ok(match (field, t.kind()) {
         (Field::Decimal { unscaled, scale }, Kind::Decimal) => {
             let (_, to) = orc_decimal(t);

@@ -153,7 +153,8 @@ pub(crate) fn row(row: Row, unit: TimeUnit) -> Result<Row, String> {
         .map(Row::new)
 }
 
-fn value(field: Field, to: TimeUnit) -> Result<Field, String> {
+/// `field` with every timestamp in it in `to` units; errors go after the field's path.
+pub(crate) fn value(field: Field, to: TimeUnit) -> Result<Field, String> {
     Ok(match field {
         Field::Timestamp { value, unit, utc } => {
             let scaled = rescale(value, unit, to)

@@ -830,6 +830,63 @@ fn convert_parquet_to_orc_and_back_keeps_rows_and_schema() {
 }
 
 #[test]
+fn convert_takes_a_flat_orc_file_to_parquet_a_column_at_a_time_as_rows_would_go() {
+    // A file of every primitive type (a batch of vectors at a time, straight into the
+    // Parquet columns) against the same columns among nested ones (a row at a time).
+    let dir = TempDir::new("orc-flat");
+    let nested = ["a", "m", "st", "u"];
+    for version in [OrcVersion::V0_11, OrcVersion::V0_12] {
+        let all = all_types(&dir, "all.orc", version, OrcCompression::Zstd);
+        let flat_type = TypeDescription::struct_of(
+            schema(version)
+                .fields()
+                .filter(|(name, _)| !nested.contains(name))
+                .map(|(name, t)| (name, t.clone())),
+        );
+        let names: Vec<String> = flat_type.field_names().to_vec();
+        let flat_rows: Vec<Row> = rows(version)
+            .into_iter()
+            .map(|row| {
+                let fields = row.into_fields().into_iter();
+                Row::new(fields.filter(|(n, _)| !nested.contains(&&**n)).collect())
+            })
+            .collect();
+        let flat = dir.path("flat.orc");
+        write(
+            &flat,
+            flat_type,
+            WriterOptions::default().version(version),
+            &flat_rows,
+        );
+        let (from_flat, from_all) = (dir.path("flat.parquet"), dir.path("all.parquet"));
+        // Nanoseconds refused in microseconds, with the same words.
+        let refused = |input: &str, out: &str| {
+            let output = pqkit(&["convert", input, out, "--union-as-struct"]);
+            assert_eq!(output.status.code(), Some(1), "{input}");
+            stderr(&output).replacen(input, "IN", 1)
+        };
+        let message = refused(&flat, &from_flat);
+        assert!(message.contains("row 0: field ts: timestamp"), "{message}");
+        assert_eq!(message, refused(&all, &from_all));
+        ok(&["convert", &flat, &from_flat, "--timestamp-unit", "ns"]);
+        ok(&[
+            "convert",
+            &all,
+            &from_all,
+            "--timestamp-unit",
+            "ns",
+            "--union-as-struct",
+        ]);
+        assert_eq!(
+            cat(&from_flat, &[]),
+            cat(&from_all, &["--columns", &names.join(",")]),
+            "{version}"
+        );
+        assert_eq!(cat(&from_flat, &[]), cat(&flat, &[]), "{version}");
+    }
+}
+
+#[test]
 fn convert_json_lines_and_csv_to_orc_and_back() {
     let dir = TempDir::new("orc-jsonl");
     let (schema, jsonl, orc, again) = (

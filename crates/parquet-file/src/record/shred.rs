@@ -232,6 +232,42 @@ impl Shredder {
     }
 }
 
+impl ColumnBatch {
+    /// Appends one record of a column that is neither repeated nor under a group that
+    /// may be null (a top-level field of a flat schema): `field`, or a null
+    /// ([`Field::Null`]), stored as [`FileWriter::write_row`](crate::FileWriter::write_row)
+    /// stores that field of a row, without building the row. A column's batch built so
+    /// goes to [`FileWriter::write_batches`](crate::FileWriter::write_batches) with the
+    /// other columns' of as many records.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) for a repeated or
+    /// nested column, a null for a required column, or a value the column does not
+    /// store; nothing is appended then.
+    pub fn push_field(&mut self, column: &ColumnDescriptor, field: &Field) -> Result<()> {
+        if column.max_rep_level > 0 || column.max_def_level > 1 {
+            return Err(Error::input(format!(
+                "push_field takes a column neither repeated nor nested, not {}",
+                column.path
+            )));
+        }
+        if matches!(field, Field::Null) {
+            if column.max_def_level == 0 {
+                return Err(Error::input(format!(
+                    "no value for the required field {}",
+                    column.path
+                )));
+            }
+            self.push_level(column, 0, 0);
+        } else {
+            push_value(self.values_mut(), column, field)?;
+            self.push_level(column, column.max_def_level, 0);
+        }
+        Ok(())
+    }
+}
+
 /// A field's kind with its article, for errors.
 fn kind(field: &Field) -> &'static str {
     match field {
