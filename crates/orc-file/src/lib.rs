@@ -91,7 +91,7 @@ pub mod stream;
 pub mod vector;
 mod write;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 pub use read::{
     Batches, FileVersion, OrcReader, ReadOptions, Rows, StreamInfo, StripeFooter, StripeInfo,

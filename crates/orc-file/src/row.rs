@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use parquet_core::{Field, Row, TimeUnit};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{Kind, TypeDescription};
 use crate::vector::{Batch, Vector, VectorData};
 
@@ -40,11 +40,11 @@ pub(crate) fn row_at(
     i: usize,
 ) -> Result<Row> {
     if names.len() != batch.columns.len() {
-        return Err(Error::invalid_input(format!(
-            "a batch of {} columns for a schema of {}",
-            batch.columns.len(),
-            names.len()
-        )));
+        return Err(Error::input_mismatch(
+            "columns of the batch, for the schema's",
+            names.len() as u64,
+            batch.columns.len() as u64,
+        ));
     }
     let mut fields = Vec::with_capacity(names.len());
     for ((name, column), t) in names.iter().zip(&batch.columns).zip(schema.children()) {
@@ -54,7 +54,13 @@ pub(crate) fn row_at(
 }
 
 fn mismatch(t: &TypeDescription) -> Error {
-    Error::invalid_input(format!("a vector that does not hold {t}"))
+    Error::from(ErrorKind::InvalidInput {
+        what: "a vector that does not hold its column's type",
+        kind: Some(t.kind().name()),
+        value: None,
+        slot: None,
+    })
+    .at_column(t.id())
 }
 
 /// The value of slot `i` of `vector`, a column of type `t`.
@@ -62,8 +68,10 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
     if !vector.is_present(i) {
         return Ok(Field::Null);
     }
-    let out_of_range =
-        || Error::invalid_input(format!("slot {i} of a vector of {} slots", vector.len()));
+    let out_of_range = || {
+        Error::out_of_bounds("slot", (i as u64, 1), "the vector", vector.len() as u64)
+            .at_column(t.id())
+    };
     Ok(match (&vector.data, t.kind()) {
         (VectorData::Boolean(v), Kind::Boolean) => Field::Bool(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Int(v), Kind::Byte | Kind::Short | Kind::Int | Kind::Long) => {
@@ -73,20 +81,19 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
             let days = *v.get(i).ok_or_else(out_of_range)?;
             Field::Date(
                 i32::try_from(days)
-                    .map_err(|_| Error::format(format!("date {days} days from 1970")))?,
+                    .map_err(|_| Error::invalid("date, days from 1970", days).at_column(t.id()))?,
             )
         }
         (VectorData::Float(v), Kind::Float) => Field::Float(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Double(v), Kind::Double) => Field::Double(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Bytes(v), Kind::String | Kind::Varchar | Kind::Char) => {
             let bytes = v.get(i).ok_or_else(out_of_range)?;
-            let text = std::str::from_utf8(bytes).map_err(|e| {
-                Error::format(format!(
-                    "column {}: a {} that is not UTF-8 (at byte {})",
-                    t.id(),
-                    t.kind().name(),
-                    e.valid_up_to()
-                ))
+            let text = std::str::from_utf8(bytes).map_err(|source| {
+                Error::from(ErrorKind::Utf8 {
+                    what: t.kind().name(),
+                    source,
+                })
+                .at_column(t.id())
             })?;
             Field::Str(text.to_owned())
         }

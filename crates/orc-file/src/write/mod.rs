@@ -13,7 +13,7 @@ use parquet_core::Row;
 use parquet_core::io::Sink;
 use prost::Message;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::proto;
 use crate::rle::RleVersion;
 use crate::schema::{Kind, TypeDescription};
@@ -119,7 +119,7 @@ pub struct OrcWriter<W: Sink> {
     rows_written: u64,
     user_metadata: BTreeMap<String, Vec<u8>>,
     row_buffer: RowBuffer,
-    failed: Option<String>,
+    failed: bool,
 }
 
 impl<W: Sink> OrcWriter<W> {
@@ -135,13 +135,18 @@ impl<W: Sink> OrcWriter<W> {
     /// - [`Error::Io`] when the sink fails.
     pub fn new(mut sink: W, schema: TypeDescription, options: WriterOptions) -> Result<Self> {
         if schema.kind() != Kind::Struct {
-            return Err(Error::invalid_input(format!(
-                "the schema of an ORC file is a struct, not {schema}"
-            )));
+            return Err(ErrorKind::InvalidInput {
+                what: "a schema whose root is not a struct",
+                kind: Some(schema.kind().name()),
+                value: None,
+                slot: None,
+            }
+            .into());
         }
         if schema.id() != 0 {
-            return Err(Error::invalid_input(
-                "the schema must be a root type (column id 0)",
+            return Err(Error::input_value(
+                "a schema that is not a root type (of column id 0), but of column id",
+                Some(schema.id()),
             ));
         }
         options.validate()?;
@@ -151,7 +156,7 @@ impl<W: Sink> OrcWriter<W> {
                 .iter()
                 .any(|t| t.kind() == Kind::TimestampInstant)
         {
-            return Err(Error::invalid_input(
+            return Err(Error::input(
                 "timestamp with local time zone needs ORC version 0.12",
             ));
         }
@@ -192,7 +197,7 @@ impl<W: Sink> OrcWriter<W> {
             rows_in_group: 0,
             rows_written: 0,
             user_metadata: BTreeMap::new(),
-            failed: None,
+            failed: false,
         })
     }
 
@@ -222,20 +227,18 @@ impl<W: Sink> OrcWriter<W> {
     }
 
     fn check_usable(&self) -> Result<()> {
-        match &self.failed {
-            Some(what) => Err(Error::invalid_input(format!(
-                "the writer failed earlier and cannot go on: {what}"
-            ))),
-            None => Ok(()),
+        if self.failed {
+            return Err(ErrorKind::WriterFailed.into());
         }
+        Ok(())
     }
 
     /// Runs `f`, marking the writer failed if it fails (a failure past validation leaves
     /// the file incomplete).
     fn guarded(&mut self, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let result = f(self);
-        if let Err(e) = &result {
-            self.failed = Some(e.to_string());
+        if result.is_err() {
+            self.failed = true;
         }
         result
     }
@@ -550,10 +553,11 @@ impl<W: Sink> OrcWriter<W> {
         };
         let postscript_bytes = postscript.encode_to_vec();
         let postscript_length = u8::try_from(postscript_bytes.len()).map_err(|_| {
-            Error::invalid_input(format!(
-                "a postscript of {} bytes (at most 255)",
-                postscript_bytes.len()
-            ))
+            Error::limit(
+                "postscript size (a byte counts it)",
+                postscript_bytes.len() as u64,
+                255,
+            )
         })?;
         self.sink.write_all(&metadata_bytes)?;
         self.sink.write_all(&footer_bytes)?;
