@@ -603,22 +603,22 @@ impl From<io::Error> for Error {
 }
 
 impl From<parquet_core::Error> for Error {
-    /// A [`ErrorKind::Decode`] of data: name what was decoded with
-    /// [`Decoding::decoding`] where it is known better.
+    /// An [`ErrorKind::Decode`] of `malformed data` (the crate names what was decoded
+    /// where it knows better).
     fn from(source: parquet_core::Error) -> Self {
         Self::decode("malformed data", source)
     }
 }
 
 impl From<parquet_compress::Error> for Error {
+    /// An [`ErrorKind::Decompress`].
     fn from(source: parquet_compress::Error) -> Self {
         ErrorKind::Decompress { source }.into()
     }
 }
 
 impl From<prost::DecodeError> for Error {
-    /// A [`ErrorKind::Proto`] of a message: name which with [`ProtoContext::proto`]
-    /// where it is known better.
+    /// An [`ErrorKind::Proto`] of a `message` (the crate names which where it knows).
     fn from(source: prost::DecodeError) -> Self {
         ErrorKind::Proto {
             what: "message",

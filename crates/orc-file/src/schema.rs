@@ -600,6 +600,10 @@ impl fmt::Display for TypeDescription {
     }
 }
 
+/// The words after `timestamp with`, and how an error says each was expected.
+const LOCAL_TIME_ZONE: [(&str, &str); 3] =
+    [("local", "'local'"), ("time", "'time'"), ("zone", "'zone'")];
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
@@ -712,9 +716,7 @@ impl Parser<'_> {
                 let save = self.pos;
                 let with = self.word().to_ascii_lowercase();
                 if with == "with" {
-                    for (word, expected) in
-                        [("local", "'local'"), ("time", "'time'"), ("zone", "'zone'")]
-                    {
+                    for (word, expected) in LOCAL_TIME_ZONE {
                         if self.word().to_ascii_lowercase() != word {
                             return Err(self.error(expected));
                         }

@@ -289,7 +289,7 @@ impl ChunkDecoder {
     }
 
     /// Sets the most bytes a stream may decompress to (unbounded by default): a stream
-    /// of more is [`Error::LimitExceeded`] once its chunks pass it.
+    /// of more is [`ErrorKind::LimitExceeded`] once its chunks pass it.
     pub fn set_max_output(&mut self, bytes: usize) {
         self.max_output = bytes;
     }

@@ -8,8 +8,7 @@ use std::sync::Arc;
 
 use orc_file::recover::{DropReason, Found, RecoverOptions, recover};
 use orc_file::{
-    Error, ErrorKind, OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription,
-    WriterOptions,
+    ErrorKind, OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription, WriterOptions,
 };
 use parquet_core::{Field, Row};
 

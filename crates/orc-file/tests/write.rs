@@ -1280,6 +1280,9 @@ fn refused(result: orc_file::Result<()>) -> Error {
     }
 }
 
+/// A test of a refusal.
+type Check = fn(&Error) -> bool;
+
 /// Whether `error` is of the column `column`.
 fn at(error: &Error, column: u32) -> bool {
     error.location().column == Some(column)
@@ -1316,7 +1319,6 @@ fn refused_batches_leave_the_writer_usable() {
     };
     let mut writer = OrcWriter::new(Vec::new(), schema, WriterOptions::default()).unwrap();
     writer.write_batch(&good()).unwrap();
-    type Check = fn(&Error) -> bool;
     let mutations: Vec<(Check, Box<dyn Fn(&mut Batch)>)> = vec![
         (
             |e| {

@@ -287,6 +287,16 @@ impl Raw {
     }
 }
 
+/// The error of a dictionary encoding for a column of `kind`, which is not a string.
+fn dictionary_of(kind: Kind) -> Error {
+    ErrorKind::WrongType {
+        what: "a column of a dictionary encoding",
+        expected: "string, varchar or char",
+        found: kind.name(),
+    }
+    .into()
+}
+
 impl ColumnDecoder {
     /// The decoder of `column` (a type of the file's schema) over the stripe's streams,
     /// with only the columns `selected` says (by column id) among its descendants.
@@ -315,12 +325,7 @@ impl ColumnDecoder {
         );
         let kind = column.kind();
         if dictionary && !matches!(kind, Kind::String | Kind::Varchar | Kind::Char) {
-            return Err(ErrorKind::WrongType {
-                what: "a column of a dictionary encoding",
-                expected: "string, varchar or char",
-                found: kind.name(),
-            }
-            .into());
+            return Err(dictionary_of(kind));
         }
         let present = streams.take(id, StreamKind::Present).map(Bools::new);
         let int = |streams: &mut StripeStreams, stream, signed| {
@@ -734,7 +739,7 @@ impl ColumnDecoder {
                                 "dictionary id",
                                 (u64::try_from(id).unwrap_or(u64::MAX), 1),
                                 "the dictionary's entries",
-                                bound as u64,
+                                bound,
                             )
                             .in_stream("DATA")
                         })?;

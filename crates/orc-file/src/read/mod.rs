@@ -121,7 +121,7 @@ impl ReadOptions {
     /// with: [`OrcReader::open_with`]): a batch holds fewer rows than the batch size
     /// when its strings would pass [`Limits::max_batch_bytes`]; values under lists and
     /// maps past [`Limits::max_batch_values`] or [`Limits::max_record_values`] are
-    /// [`Error::LimitExceeded`] before anything is allocated for them.
+    /// [`ErrorKind::LimitExceeded`] before anything is allocated for them.
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = Some(limits);
@@ -221,27 +221,7 @@ impl<S: Source> OrcReader<S> {
         let postscript = proto::PostScript::decode(ps_bytes)
             .proto("postscript (not an ORC file?)")
             .at_offset(ps_start)?;
-        match postscript.magic.as_deref() {
-            Some("ORC") => {}
-            Some(other) => {
-                return Err(ErrorKind::NotOrc {
-                    what: "postscript magic",
-                    found: Some(other.as_bytes().into()),
-                }
-                .into());
-            }
-            None => {
-                // Hive 0.11 files may lack the postscript magic: the header must have it.
-                let header = source.read_at(0, 3)?;
-                if header.as_ref() != b"ORC" {
-                    return Err(ErrorKind::NotOrc {
-                        what: "no postscript magic, and the first bytes are",
-                        found: Some(header.as_ref().into()),
-                    }
-                    .into());
-                }
-            }
-        }
+        check_magic(&source, &postscript)?;
         let version = FileVersion::of(&postscript.version);
         let compression = OrcCompression::from_proto(postscript.compression.unwrap_or(0))?;
         let block_size = postscript
@@ -652,6 +632,30 @@ impl<S: Source> OrcReader<S> {
             batch: Batch::default(),
             next: 0,
         })
+    }
+}
+
+/// Checks the postscript's magic, or when it has none (Hive 0.11 files may lack it), the
+/// header's.
+fn check_magic<S: Source>(source: &S, postscript: &proto::PostScript) -> Result<()> {
+    match postscript.magic.as_deref() {
+        Some("ORC") => Ok(()),
+        Some(other) => Err(ErrorKind::NotOrc {
+            what: "postscript magic",
+            found: Some(other.as_bytes().into()),
+        }
+        .into()),
+        None => {
+            let header = source.read_at(0, 3)?;
+            if header.as_ref() == b"ORC" {
+                return Ok(());
+            }
+            Err(ErrorKind::NotOrc {
+                what: "no postscript magic, and the first bytes are",
+                found: Some(header.as_ref().into()),
+            }
+            .into())
+        }
     }
 }
 

@@ -88,9 +88,10 @@ const ROW_BUFFER_BYTES: usize = 64 << 20;
 /// # Ok::<(), orc_file::Error>(())
 /// ```
 ///
-/// Refused input ([`Error::InvalidInput`]: a batch or row that does not match the
+/// Refused input ([`ErrorKind::is_input`]: a batch or row that does not match the
 /// schema) leaves the writer as it was; it can go on. A failure of the sink or of a
-/// codec leaves the file incomplete: every later call returns an error.
+/// codec leaves the file incomplete: every later call returns
+/// [`ErrorKind::WriterFailed`].
 ///
 /// What the tail says of the writer: the postscript's `writerVersion` is 9 (ORC-14,
 /// Apache ORC's current one) and the footer's `writer` is left unset, so readers apply
@@ -128,11 +129,11 @@ impl<W: Sink> OrcWriter<W> {
     ///
     /// # Errors
     ///
-    /// - [`Error::InvalidInput`] for a schema whose root is not a struct, a `timestamp
+    /// - [`ErrorKind::InvalidInput`] for a schema whose root is not a struct, a `timestamp
     ///   with local time zone` in a version 0.11 file, or options out of range (block
     ///   size, time zone, compression level);
-    /// - [`Error::Unsupported`] for a codec this build lacks;
-    /// - [`Error::Io`] when the sink fails.
+    /// - [`ErrorKind::CodecDisabled`] for a codec this build lacks;
+    /// - [`ErrorKind::Io`] when the sink fails.
     pub fn new(mut sink: W, schema: TypeDescription, options: WriterOptions) -> Result<Self> {
         if schema.kind() != Kind::Struct {
             return Err(ErrorKind::InvalidInput {
@@ -247,7 +248,8 @@ impl<W: Sink> OrcWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] when the batch does not match the schema (the number or
+    /// An input error ([`ErrorKind::is_input`], the [`Location`](crate::Location)'s
+    /// column saying which) when the batch does not match the schema (the number or
     /// kinds of vectors, their lengths, a value out of range for its type, text that is
     /// not UTF-8, a decimal that does not fit, a union tag without an alternative):
     /// nothing of it is written and the writer goes on. Errors of the sink or the codec
@@ -283,7 +285,8 @@ impl<W: Sink> OrcWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] when a value does not fit its column (another kind, an
+    /// An input error ([`ErrorKind::is_input`], the [`Location`](crate::Location)'s
+    /// column saying which) when a value does not fit its column (another kind, an
     /// integer out of the column's range, a char or varchar value longer than the
     /// column's length, a decimal with more digits than the column's precision or scale
     /// allows, a field the schema does not have): nothing of the row is written and the
