@@ -139,6 +139,8 @@ fn a_list_longer_than_its_elements_is_refused() {
     );
     // The elements' column, whose stream runs out.
     assert_eq!(error.location().column, Some(2), "{error}");
+    assert_eq!(error.location().stream, Some("DATA"), "{error}");
+    assert_eq!(error.location().stripe, Some(0), "{error}");
 }
 
 /// `bytes` with its first stripe's footer and its file footer changed by `edit`.
@@ -350,7 +352,7 @@ fn strings_that_are_not_utf8_are_errors_not_replaced() {
     );
     assert_eq!(
         error.to_string(),
-        "column 1: a string value that is not UTF-8: invalid utf-8 sequence of 1 bytes from \
-         index 0"
+        "stripe 0, column 1: a string value that is not UTF-8: invalid utf-8 sequence of 1 \
+         bytes from index 0"
     );
 }

@@ -130,6 +130,24 @@ impl Stream {
     /// The stream from the place a row-index position names (a chunk and an offset in
     /// it, or, uncompressed, an offset).
     fn at(&self, p: &mut Positions<'_>) -> Result<Bytes> {
+        let at = self.seek_to(p);
+        self.said(at)
+    }
+
+    /// `result` of decoding this stream's `what`, the error saying what and which stream.
+    fn decoded<T>(&self, result: parquet_core::Result<T>, what: &'static str) -> Result<T> {
+        self.said(result.decoding(what))
+    }
+
+    /// `result`, its error saying which stream (when it is known).
+    fn said<T>(&self, result: Result<T>) -> Result<T> {
+        match self.kind {
+            Some(kind) => result.in_stream(kind),
+            None => result,
+        }
+    }
+
+    fn seek_to(&self, p: &mut Positions<'_>) -> Result<Bytes> {
         let offset = if self.compressed {
             let chunk = p.next()?;
             let within = p.next()?;
@@ -163,6 +181,11 @@ fn skip_exact(skipped: usize, n: usize, column: u32) -> Result<()> {
     Ok(())
 }
 
+/// What the run-length decoders decode, as errors say.
+const INT_RLE: &str = "integer run-length encoding";
+const BYTE_RLE: &str = "byte run-length encoding";
+const BOOLEAN_RLE: &str = "boolean run-length encoding";
+
 /// An integer RLE stream.
 struct Ints {
     stream: Stream,
@@ -182,13 +205,15 @@ impl Ints {
     }
 
     fn decode(&mut self, out: &mut [i64]) -> Result<usize> {
-        Ok(self.decoder.decode(out)?)
+        let decoded = self.decoder.decode(out);
+        self.stream.decoded(decoded, INT_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
         self.decoder = IntDecoder::new(self.stream.at(p)?, self.version, self.signed);
         let n = p.count()?;
-        skip_exact(self.decoder.skip(n)?, n, p.column)
+        let skipped = self.decoder.skip(n);
+        skip_exact(self.stream.decoded(skipped, INT_RLE)?, n, p.column)
     }
 }
 
@@ -207,13 +232,15 @@ impl Bytes8 {
     }
 
     fn decode(&mut self, out: &mut [u8]) -> Result<usize> {
-        Ok(self.decoder.decode(out)?)
+        let decoded = self.decoder.decode(out);
+        self.stream.decoded(decoded, BYTE_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
         self.decoder = ByteRleDecoder::new(self.stream.at(p)?);
         let n = p.count()?;
-        skip_exact(self.decoder.skip(n)?, n, p.column)
+        let skipped = self.decoder.skip(n);
+        skip_exact(self.stream.decoded(skipped, BYTE_RLE)?, n, p.column)
     }
 }
 
@@ -232,7 +259,8 @@ impl Bools {
     }
 
     fn decode(&mut self, out: &mut [bool]) -> Result<usize> {
-        Ok(self.decoder.decode(out)?)
+        let decoded = self.decoder.decode(out);
+        self.stream.decoded(decoded, BOOLEAN_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
@@ -241,7 +269,8 @@ impl Bools {
         let bytes = p.count()?;
         let bits = p.count()?;
         let n = bytes.saturating_mul(8).saturating_add(bits);
-        skip_exact(self.decoder.skip(n)?, n, p.column)
+        let skipped = self.decoder.skip(n);
+        skip_exact(self.stream.decoded(skipped, BOOLEAN_RLE)?, n, p.column)
     }
 }
 

@@ -1125,7 +1125,8 @@ impl<S: Source> Iterator for Rows<'_, S> {
                 }
             }
         }
-        let row = row_at(&self.batch, &self.batches.schema, &self.names, self.next);
+        let row = row_at(&self.batch, &self.batches.schema, &self.names, self.next)
+            .at_stripe(self.batches.next_stripe.saturating_sub(1));
         self.next += 1;
         if row.is_err() {
             self.batches.failed = true;

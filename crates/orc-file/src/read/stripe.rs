@@ -125,6 +125,8 @@ pub(crate) struct Stream {
     pub(crate) bytes: Bytes,
     pub(crate) starts: Vec<(u64, u64)>,
     pub(crate) compressed: bool,
+    /// Its kind's name, for errors.
+    pub(crate) kind: Option<&'static str>,
 }
 
 /// The decompressed streams of the selected columns of one stripe, handed out to the
@@ -255,7 +257,10 @@ impl StripeStreams {
     /// column without values may omit its streams; a reader that needs values from it
     /// then finds it short).
     pub(crate) fn require(&mut self, column: u32, kind: StreamKind) -> Stream {
-        self.take(column, kind).unwrap_or_default()
+        self.take(column, kind).unwrap_or_else(|| Stream {
+            kind: Some(kind.as_str_name()),
+            ..Stream::default()
+        })
     }
 }
 
@@ -372,6 +377,7 @@ fn decode(
         bytes,
         starts,
         compressed: chunks.compression().is_compressed(),
+        kind: StreamKind::try_from(kind).ok().map(|k| k.as_str_name()),
     })
 }
 
