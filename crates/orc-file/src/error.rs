@@ -136,6 +136,17 @@ pub enum ErrorKind {
         /// The length of what holds it (or its end offset).
         end: u64,
     },
+    /// An index past what it indexes: a dictionary id past the dictionary's entries, a
+    /// union tag past the alternatives.
+    #[error("{what} {index} is out of range: there are {count}")]
+    OutOfRange {
+        /// What indexes.
+        what: &'static str,
+        /// The index.
+        index: u64,
+        /// How many there are.
+        count: u64,
+    },
     /// Two things that must agree do not: counts of values, rows, types or columns.
     #[error("{what}: expected {expected}, found {found}")]
     Mismatch {
@@ -503,6 +514,11 @@ impl Error {
             end,
         }
         .into()
+    }
+
+    /// An [`ErrorKind::OutOfRange`] error.
+    pub(crate) fn out_of_range(what: &'static str, index: u64, count: u64) -> Self {
+        ErrorKind::OutOfRange { what, index, count }.into()
     }
 
     /// An [`ErrorKind::TooMany`] error.

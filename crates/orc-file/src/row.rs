@@ -69,8 +69,7 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
         return Ok(Field::Null);
     }
     let out_of_range = || {
-        Error::out_of_bounds("slot", (i as u64, 1), "the vector", vector.len() as u64)
-            .at_column(t.id())
+        Error::out_of_range("slot of the vector", i as u64, vector.len() as u64).at_column(t.id())
     };
     Ok(match (&vector.data, t.kind()) {
         (VectorData::Boolean(v), Kind::Boolean) => Field::Bool(*v.get(i).ok_or_else(out_of_range)?),

@@ -480,7 +480,12 @@ pub fn seek_offset(chunk_starts: &[(u64, u64)], compressed: u64, within: u64) ->
     start
         .checked_add(within)
         .and_then(|offset| usize::try_from(offset).ok())
-        .ok_or_else(|| Error::out_of_bounds("row index position", (start, within), "memory", 0))
+        .ok_or_else(|| {
+            Error::unsupported(
+                "row index position past this platform's memory",
+                i64::try_from(within).ok(),
+            )
+        })
 }
 
 /// Compresses streams into chunks, keeping the codec's context between chunks and

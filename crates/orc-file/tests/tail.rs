@@ -128,9 +128,9 @@ fn lengths_past_the_file_are_errors() {
     assert!(
         matches!(
             error.kind(),
-            ErrorKind::OutOfBounds {
-                what: "footer",
-                len: 1_048_576,
+            ErrorKind::TooMany {
+                what: "bytes of the footer, for those between the header and the postscript",
+                found: 1_048_576,
                 ..
             }
         ),

@@ -764,10 +764,9 @@ impl ColumnDecoder {
                         .and_then(|id| usize::try_from(id).ok())
                         .and_then(|id| entries.get(id))
                         .ok_or_else(|| {
-                            Error::out_of_bounds(
+                            Error::out_of_range(
                                 "dictionary id",
-                                (u64::try_from(id).unwrap_or(u64::MAX), 1),
-                                "the dictionary's entries",
+                                u64::try_from(id).unwrap_or(u64::MAX),
                                 bound,
                             )
                             .in_stream("DATA")
@@ -971,10 +970,9 @@ impl ColumnDecoder {
                     return Err(short("DATA", count, got));
                 }
                 if let Some(&bad) = raw.iter().find(|&&t| usize::from(t) >= alternatives.len()) {
-                    return Err(Error::out_of_bounds(
+                    return Err(Error::out_of_range(
                         "union tag",
-                        (u64::from(bad), 1),
-                        "the alternatives",
+                        u64::from(bad),
                         alternatives.len() as u64,
                     )
                     .in_stream("DATA"));

@@ -244,22 +244,20 @@ impl<S: Source> OrcReader<S> {
             .checked_sub(footer_len)
             .filter(|&s| s >= 3)
             .ok_or_else(|| {
-                Error::out_of_bounds(
-                    "footer",
-                    (ps_start.wrapping_sub(footer_len), footer_len),
-                    "the file after its header",
-                    ps_start,
+                Error::too_many(
+                    "bytes of the footer, for those between the header and the postscript",
+                    footer_len,
+                    ps_start.saturating_sub(3),
                 )
             })?;
         let metadata_start = footer_start
             .checked_sub(metadata_len)
             .filter(|&s| s >= 3)
             .ok_or_else(|| {
-                Error::out_of_bounds(
-                    "metadata",
-                    (footer_start.wrapping_sub(metadata_len), metadata_len),
-                    "the file after its header",
-                    footer_start,
+                Error::too_many(
+                    "bytes of the metadata, for those between the header and the footer",
+                    metadata_len,
+                    footer_start.saturating_sub(3),
                 )
             })?;
         let footer_bytes = read_range(&source, &tail, tail_start, footer_start, footer_len)
