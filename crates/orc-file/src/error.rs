@@ -85,7 +85,7 @@ pub enum ErrorKind {
     },
     /// A stream that does not compress (a level the codec does not have, a codec that
     /// fails).
-    #[error("does not compress: {source}")]
+    #[error("a stream does not compress: {source}")]
     Compress {
         /// The codec's error.
         #[source]
