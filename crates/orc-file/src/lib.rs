@@ -63,6 +63,25 @@
 //! under a batch's, and the bytes of strings in a batch, which ends early rather than
 //! pass them (a dictionary entry of megabytes that every row repeats costs its size
 //! once per batch, not once per row). Every decoder has a fuzz target.
+//!
+//! # Errors
+//!
+//! An [`Error`] is what went wrong, an [`ErrorKind`] of typed values (a limit and the
+//! count past it, a structure and the bounds it is not inside, the codec's own error as
+//! the source), and where, a [`Location`]: the stripe, the column id, the stream and
+//! the file offset, as far as they are known. [`ErrorKind::is_input`] tells the input
+//! a writer refuses (it goes on) from the file's errors and the sink's.
+//!
+//! ```
+//! use orc_file::{ErrorKind, OrcReader};
+//!
+//! let Err(error) = OrcReader::open(b"PAR1\0\0\0\0PAR1".to_vec()) else {
+//!     panic!("a Parquet file opened as ORC");
+//! };
+//! assert!(matches!(error.kind(), ErrorKind::Invalid { what: "postscript length", value: 49 }));
+//! assert_eq!(error.location().offset, Some(11));
+//! assert_eq!(error.to_string(), "offset 11: invalid postscript length: 49");
+//! ```
 #![warn(clippy::indexing_slicing)]
 
 pub mod rle;
@@ -94,7 +113,7 @@ pub mod vector;
 pub mod verify;
 mod write;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 pub use read::{
     Batches, FileVersion, OrcReader, ReadOptions, Rows, StreamInfo, StripeFooter, StripeInfo,

@@ -1,6 +1,6 @@
 //! Limits that keep the memory and time of reading bounded when a file's counts and sizes
 //! are larger than any real file needs: a file past one is an
-//! [`Error::LimitExceeded`](crate::Error::LimitExceeded) naming the limit.
+//! [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded) naming the limit.
 
 /// The largest sizes and counts a reader accepts from a file, named as
 /// `parquet_file::Limits` names the limits that mean the same.
@@ -63,7 +63,7 @@ impl Limits {
         /// The most bytes of strings or binaries one column's batch may hold: a batch of
         /// a top-level column ends early rather than pass it (a row whose value alone
         /// passes it is a batch of its own, costing its size once); values under a list
-        /// or map that would pass it are [`Error::LimitExceeded`](crate::Error::LimitExceeded).
+        /// or map that would pass it are [`ErrorKind::LimitExceeded`](crate::ErrorKind::LimitExceeded).
         max_batch_bytes, with_max_batch_bytes: usize;
         /// The most values under the lists and maps of one column's batch, at each level
         /// of nesting.

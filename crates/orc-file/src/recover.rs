@@ -31,7 +31,7 @@ use bytes::Bytes;
 use parquet_core::io::{Sink, Source, Spliced};
 use prost::Message;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::proto;
 use crate::read::{OrcReader, ReadOptions};
 use crate::stream::{ChunkDecoder, ChunkEncoder, OrcCompression};
@@ -99,8 +99,12 @@ impl Like {
             calendar: Some(self.calendar as i32),
             software_version: None,
         };
-        let block_size = usize::try_from(self.block_size)
-            .map_err(|_| Error::unsupported(format!("block size {}", self.block_size)))?;
+        let block_size = usize::try_from(self.block_size).map_err(|_| {
+            Error::unsupported(
+                "compression block size",
+                Some(i64::try_from(self.block_size).unwrap_or(i64::MAX)),
+            )
+        })?;
         let mut encoder = ChunkEncoder::new(self.compression, None, block_size)?;
         let mut tail = Vec::new();
         encoder.encode_stream(&footer.encode_to_vec(), &mut tail, &mut Vec::new())?;
@@ -115,8 +119,13 @@ impl Like {
             magic: Some("ORC".to_owned()),
         };
         let postscript = postscript.encode_to_vec();
-        let length = u8::try_from(postscript.len())
-            .map_err(|_| Error::format("a postscript of more than 255 bytes"))?;
+        let length = u8::try_from(postscript.len()).map_err(|_| {
+            Error::limit(
+                "postscript size (a byte counts it)",
+                postscript.len() as u64,
+                255,
+            )
+        })?;
         tail.extend_from_slice(&postscript);
         tail.push(length);
         Ok(tail.into())
@@ -268,15 +277,22 @@ struct Tail {
 ///
 /// # Errors
 ///
-/// A source that does not start with `ORC` ([`Error::Format`]); a file with neither a
-/// tail nor an intermediate footer that reads and no file given to be like it
-/// ([`Error::InvalidInput`]); a read error of the source.
+/// A source that does not start with `ORC` ([`ErrorKind::NotOrc`]); a file with neither
+/// a tail nor an intermediate footer that reads and no file given to be like it
+/// ([`ErrorKind::SchemaNeeded`]); a read error of the source.
 pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recovery> {
     let len = source.len()?;
-    if len < 3 || source.read_at(0, 3)?.as_ref() != b"ORC" {
-        return Err(Error::format(
-            "not an ORC file: it does not start with \"ORC\"",
-        ));
+    let header = if len < 3 {
+        Bytes::new()
+    } else {
+        source.read_at(0, 3)?
+    };
+    if header.as_ref() != b"ORC" {
+        return Err(ErrorKind::NotOrc {
+            what: "it does not start with \"ORC\" but with",
+            found: Some(header.as_ref().into()),
+        }
+        .into());
     }
     // The file's own tail (found whether or not its postscript has the magic, which Hive
     // 0.11's may lack), else the last intermediate footer.
@@ -306,11 +322,7 @@ pub fn recover<S: Source>(source: &S, options: &RecoverOptions) -> Result<Recove
     let like = base
         .map(|t| &t.like)
         .or(options.like.as_ref())
-        .ok_or_else(|| {
-            Error::invalid_input(
-                "neither a tail nor an intermediate footer reads: give a file written as this one was",
-            )
-        })?;
+        .ok_or_else(|| Error::from(ErrorKind::SchemaNeeded))?;
     let mut stripes = Vec::new();
     let mut found = Vec::new();
     let mut start = 3;
@@ -445,10 +457,8 @@ fn decode_stripe<S: Source>(
     }
     let claimed = stripe.number_of_rows.unwrap_or(0);
     if rows != claimed {
-        return Err(Error::format(format!(
-            "the stripe at {} has {rows} rows, not {claimed}",
-            stripe.offset.unwrap_or(0)
-        )));
+        return Err(Error::mismatch("rows of the stripe", claimed, rows)
+            .at_offset(stripe.offset.unwrap_or(0)));
     }
     Ok(())
 }

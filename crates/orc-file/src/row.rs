@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use parquet_core::{Field, Row, TimeUnit};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::schema::{Kind, TypeDescription};
 use crate::vector::{Batch, Vector, VectorData};
 
@@ -40,11 +40,11 @@ pub(crate) fn row_at(
     i: usize,
 ) -> Result<Row> {
     if names.len() != batch.columns.len() {
-        return Err(Error::invalid_input(format!(
-            "a batch of {} columns for a schema of {}",
-            batch.columns.len(),
-            names.len()
-        )));
+        return Err(Error::input_mismatch(
+            "columns of the batch, for the schema's",
+            names.len() as u64,
+            batch.columns.len() as u64,
+        ));
     }
     let mut fields = Vec::with_capacity(names.len());
     for ((name, column), t) in names.iter().zip(&batch.columns).zip(schema.children()) {
@@ -53,8 +53,31 @@ pub(crate) fn row_at(
     Ok(Row::new(fields))
 }
 
-fn mismatch(t: &TypeDescription) -> Error {
-    Error::invalid_input(format!("a vector that does not hold {t}"))
+/// The error of a vector that does not hold what its type `t` says.
+pub(crate) fn mismatch(t: &TypeDescription) -> Error {
+    Error::from(ErrorKind::InvalidInput {
+        what: "a vector that does not hold its column's type",
+        kind: Some(t.kind().name()),
+        value: None,
+        slot: None,
+    })
+    .at_column(t.id())
+}
+
+/// The text of a value of `t`, a string, varchar or char column, which must be UTF-8.
+pub(crate) fn utf8<'a>(bytes: &'a [u8], t: &TypeDescription) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|source| {
+        Error::from(ErrorKind::Utf8 {
+            what: t.kind().name(),
+            source,
+        })
+        .at_column(t.id())
+    })
+}
+
+/// The days of a date of column `t`, which must fit 32 bits.
+pub(crate) fn date(days: i64, t: &TypeDescription) -> Result<i32> {
+    i32::try_from(days).map_err(|_| Error::invalid("date, days from 1970", days).at_column(t.id()))
 }
 
 /// The value of slot `i` of `vector`, a column of type `t`.
@@ -62,8 +85,9 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
     if !vector.is_present(i) {
         return Ok(Field::Null);
     }
-    let out_of_range =
-        || Error::invalid_input(format!("slot {i} of a vector of {} slots", vector.len()));
+    let out_of_range = || {
+        Error::out_of_range("slot of the vector", i as u64, vector.len() as u64).at_column(t.id())
+    };
     Ok(match (&vector.data, t.kind()) {
         (VectorData::Boolean(v), Kind::Boolean) => Field::Bool(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Int(v), Kind::Byte | Kind::Short | Kind::Int | Kind::Long) => {
@@ -71,24 +95,13 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
         }
         (VectorData::Int(v), Kind::Date) => {
             let days = *v.get(i).ok_or_else(out_of_range)?;
-            Field::Date(
-                i32::try_from(days)
-                    .map_err(|_| Error::format(format!("date {days} days from 1970")))?,
-            )
+            Field::Date(date(days, t)?)
         }
         (VectorData::Float(v), Kind::Float) => Field::Float(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Double(v), Kind::Double) => Field::Double(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Bytes(v), Kind::String | Kind::Varchar | Kind::Char) => {
             let bytes = v.get(i).ok_or_else(out_of_range)?;
-            let text = std::str::from_utf8(bytes).map_err(|e| {
-                Error::format(format!(
-                    "column {}: a {} that is not UTF-8 (at byte {})",
-                    t.id(),
-                    t.kind().name(),
-                    e.valid_up_to()
-                ))
-            })?;
-            Field::Str(text.to_owned())
+            Field::Str(utf8(bytes, t)?.to_owned())
         }
         (VectorData::Bytes(v), Kind::Binary) => {
             Field::Bytes(v.get(i).ok_or_else(out_of_range)?.to_vec())

@@ -3,11 +3,14 @@
 
 use std::fmt;
 
-use crate::error::{Error, Result};
+use crate::error::{Context as _, Error, ErrorKind, Result};
 use crate::proto;
 
 /// The deepest type tree accepted from a file or a type string.
 pub const MAX_DEPTH: usize = 64;
+
+// The parser's message says it.
+const _: () = assert!(MAX_DEPTH == 64);
 
 /// What a type is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -174,12 +177,16 @@ impl TypeDescription {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] for a kind that needs parameters or children.
+    /// [`ErrorKind::InvalidInput`] for a kind that needs parameters or children.
     pub fn primitive(kind: Kind) -> Result<Self> {
         if kind.is_compound() || matches!(kind, Kind::Decimal | Kind::Varchar | Kind::Char) {
-            return Err(Error::InvalidInput {
-                what: format!("{} needs parameters or children", kind.name()),
-            });
+            return Err(ErrorKind::InvalidInput {
+                what: "a primitive of a kind that needs parameters or children",
+                kind: Some(kind.name()),
+                value: None,
+                slot: None,
+            }
+            .into());
         }
         Ok(Self::leaf(kind))
     }
@@ -202,14 +209,11 @@ impl TypeDescription {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] unless `1 <= precision <= 38` and `scale <= precision`.
+    /// [`ErrorKind::InvalidDecimal`] unless `1 <= precision <= 38` and
+    /// `scale <= precision`.
     pub fn decimal(precision: u32, scale: u32) -> Result<Self> {
         if !(1..=38).contains(&precision) || scale > precision {
-            return Err(Error::InvalidInput {
-                what: format!(
-                    "decimal({precision},{scale}): precision must be 1 to 38 and scale at most precision"
-                ),
-            });
+            return Err(ErrorKind::InvalidDecimal { precision, scale }.into());
         }
         let mut t = Self::leaf(Kind::Decimal);
         t.precision = Some(precision);
@@ -424,41 +428,53 @@ impl TypeDescription {
     ///
     /// # Errors
     ///
-    /// [`Error::Format`] when the list is empty, a subtype id is not the next id in
+    /// [`ErrorKind::Malformed`] (and the other kinds of a malformed file, the type's id
+    /// as the [`Location`](crate::Location)'s column) when the list is empty, a subtype
+    /// id is not the next id in
     /// pre-order (which also rules out cycles), a struct's names do not match its
     /// children, the tree is deeper than [`MAX_DEPTH`], or types are left over.
     pub fn from_proto(types: &[proto::Type]) -> Result<Self> {
         if types.is_empty() {
-            return Err(Error::format("the footer has no types"));
+            return Err(Error::malformed("the footer has no types"));
         }
         let mut next = 0;
         let root = Self::from_proto_at(types, &mut next, 0)?;
         if next as usize != types.len() {
-            return Err(Error::format(format!(
-                "the footer has {} types but its tree holds {next}",
-                types.len()
-            )));
+            return Err(Error::mismatch(
+                "types of the footer, as its type tree holds them",
+                u64::from(next),
+                types.len() as u64,
+            ));
         }
         Ok(root)
     }
 
     fn from_proto_at(types: &[proto::Type], next: &mut u32, depth: usize) -> Result<Self> {
         if depth > MAX_DEPTH {
-            return Err(Error::format(format!(
-                "the type tree is deeper than {MAX_DEPTH}"
-            )));
+            return Err(Error::limit(
+                "depth of the type tree",
+                depth as u64,
+                MAX_DEPTH as u64,
+            ));
         }
+        let id = *next;
+        Self::type_at(types, next, depth).at_column(id)
+    }
+
+    /// Type `*next` of the footer's list, and its subtypes.
+    #[allow(clippy::too_many_lines)]
+    fn type_at(types: &[proto::Type], next: &mut u32, depth: usize) -> Result<Self> {
         let id = *next;
         let t = types
             .get(id as usize)
-            .ok_or_else(|| Error::format(format!("type {id} is missing")))?;
+            .ok_or_else(|| Error::malformed("a type id past the footer's types"))?;
         let raw = t
             .kind
-            .ok_or_else(|| Error::format(format!("type {id} has no kind")))?;
+            .ok_or_else(|| Error::malformed("a type without a kind"))?;
         let kind = proto::r#type::Kind::try_from(raw)
             .ok()
             .and_then(Kind::from_proto)
-            .ok_or_else(|| Error::unsupported(format!("type {id} of kind {raw}")))?;
+            .ok_or_else(|| Error::unsupported("type kind", Some(i64::from(raw))))?;
         *next += 1;
         let mut out = Self::leaf(kind);
         out.id = id;
@@ -468,32 +484,35 @@ impl TypeDescription {
             Kind::Struct | Kind::Union => None,
             _ => Some(0),
         };
-        if expected.is_some_and(|n| n != t.subtypes.len()) {
-            return Err(Error::format(format!(
-                "type {id} ({}) has {} subtypes",
-                kind.name(),
-                t.subtypes.len()
-            )));
+        if let Some(n) = expected.filter(|&n| n != t.subtypes.len()) {
+            return Err(ErrorKind::Subtypes {
+                kind: kind.name(),
+                expected: n as u64,
+                found: t.subtypes.len() as u64,
+            }
+            .into());
         }
         if kind == Kind::Struct && t.field_names.len() != t.subtypes.len() {
-            return Err(Error::format(format!(
-                "struct type {id} has {} subtypes and {} field names",
-                t.subtypes.len(),
-                t.field_names.len()
-            )));
+            return Err(Error::mismatch(
+                "field names of a struct type, for its subtypes",
+                t.subtypes.len() as u64,
+                t.field_names.len() as u64,
+            ));
         }
         if kind == Kind::Union && t.subtypes.len() > 256 {
-            return Err(Error::format(format!(
-                "union type {id} has {} alternatives, more than a byte tag counts",
-                t.subtypes.len()
-            )));
+            return Err(Error::too_many(
+                "alternatives of a union type, for a byte tag",
+                t.subtypes.len() as u64,
+                256,
+            ));
         }
         for &sub in &t.subtypes {
             if sub != *next {
-                return Err(Error::format(format!(
-                    "type {id} names subtype {sub} where pre-order puts {}",
-                    *next
-                )));
+                return Err(Error::mismatch(
+                    "subtype id, against the id pre-order puts next",
+                    u64::from(*next),
+                    u64::from(sub),
+                ));
             }
             out.children
                 .push(Self::from_proto_at(types, next, depth + 1)?);
@@ -506,11 +525,13 @@ impl TypeDescription {
                 // Hive 0.11 wrote no precision; a precision of 0 means the same.
                 out.precision = t.precision.filter(|&p| p > 0);
                 out.scale = out.precision.and(Some(t.scale.unwrap_or(0)));
-                if matches!((out.precision, out.scale), (Some(p), Some(s)) if p > 38 || s > p) {
-                    return Err(Error::format(format!(
-                        "decimal type {id} has precision {:?} and scale {:?}",
-                        t.precision, t.scale
-                    )));
+                if let (Some(precision), Some(scale)) = (out.precision, out.scale) {
+                    if precision > 38 {
+                        return Err(Error::invalid("decimal precision", precision));
+                    }
+                    if scale > precision {
+                        return Err(Error::invalid("decimal scale, above the precision", scale));
+                    }
                 }
             }
             Kind::Varchar | Kind::Char => out.max_length = t.maximum_length,
@@ -560,7 +581,7 @@ impl TypeDescription {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] saying where the text is wrong.
+    /// [`ErrorKind::Syntax`] saying where the text is wrong and what was expected there.
     pub fn parse(text: &str) -> Result<Self> {
         let mut parser = Parser { text, pos: 0 };
         let mut t = parser.parse_type(0)?;
@@ -613,19 +634,22 @@ impl fmt::Display for TypeDescription {
     }
 }
 
+/// The words after `timestamp with`, and how an error says each was expected.
+const LOCAL_TIME_ZONE: [(&str, &str); 3] =
+    [("local", "'local'"), ("time", "'time'"), ("zone", "'zone'")];
+
 struct Parser<'a> {
     text: &'a str,
     pos: usize,
 }
 
 impl Parser<'_> {
-    fn error(&self, expected: &str) -> Error {
-        Error::InvalidInput {
-            what: format!(
-                "type string {:?}: expected {expected} at offset {}",
-                self.text, self.pos
-            ),
+    fn error(&self, expected: &'static str) -> Error {
+        ErrorKind::Syntax {
+            offset: self.pos,
+            expected,
         }
+        .into()
     }
 
     fn rest(&self) -> &str {
@@ -651,7 +675,15 @@ impl Parser<'_> {
         if self.eat(token) {
             Ok(())
         } else {
-            Err(self.error(&format!("'{token}'")))
+            Err(self.error(match token {
+                '(' => "'('",
+                ')' => "')'",
+                ',' => "','",
+                ':' => "':'",
+                '<' => "'<'",
+                '>' => "'>'",
+                _ => "a delimiter",
+            }))
         }
     }
 
@@ -699,7 +731,7 @@ impl Parser<'_> {
 
     fn parse_type(&mut self, depth: usize) -> Result<TypeDescription> {
         if depth > MAX_DEPTH {
-            return Err(self.error(&format!("a type tree at most {MAX_DEPTH} deep")));
+            return Err(self.error("a type tree at most 64 (MAX_DEPTH) deep"));
         }
         let start = self.pos;
         let word = self.word().to_ascii_lowercase();
@@ -718,9 +750,9 @@ impl Parser<'_> {
                 let save = self.pos;
                 let with = self.word().to_ascii_lowercase();
                 if with == "with" {
-                    for expected in ["local", "time", "zone"] {
-                        if self.word().to_ascii_lowercase() != expected {
-                            return Err(self.error(&format!("'{expected}'")));
+                    for (word, expected) in LOCAL_TIME_ZONE {
+                        if self.word().to_ascii_lowercase() != word {
+                            return Err(self.error(expected));
                         }
                     }
                     TypeDescription::leaf(Kind::TimestampInstant)

@@ -80,7 +80,7 @@ use std::fmt;
 
 use parquet_compress::{Codec, Compression, Compressor, Decompressor};
 
-use crate::error::{Error, Result};
+use crate::error::{Compressing as _, Error, ErrorKind, Result};
 use crate::proto::CompressionKind;
 
 /// The length of a chunk header.
@@ -88,6 +88,9 @@ const HEADER_LEN: usize = 3;
 
 /// The largest chunk length a header can hold: 23 bits.
 pub const MAX_CHUNK_LEN: usize = (1 << 23) - 1;
+
+// Error messages give the range.
+const _: () = assert!(MAX_CHUNK_LEN == 8_388_607);
 
 /// The generic compression of an ORC file: the postscript's `CompressionKind`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,7 +129,7 @@ impl OrcCompression {
     ///
     /// # Errors
     ///
-    /// [`Error::Unsupported`] for `BROTLI` (ORC 2.x) and for numbers the format does not
+    /// [`ErrorKind::Unsupported`] for `BROTLI` (ORC 2.x) and for numbers the format does not
     /// define.
     pub fn from_proto(kind: i32) -> Result<Self> {
         match CompressionKind::try_from(kind) {
@@ -136,8 +139,11 @@ impl OrcCompression {
             Ok(CompressionKind::Lzo) => Ok(Self::Lzo),
             Ok(CompressionKind::Lz4) => Ok(Self::Lz4),
             Ok(CompressionKind::Zstd) => Ok(Self::Zstd),
-            Ok(CompressionKind::Brotli) => Err(Error::unsupported("BROTLI compression")),
-            Err(_) => Err(Error::unsupported(format!("compression kind {kind}"))),
+            Ok(CompressionKind::Brotli) => Err(Error::unsupported("BROTLI compression", None)),
+            Err(_) => Err(Error::unsupported(
+                "compression kind",
+                Some(i64::from(kind)),
+            )),
         }
     }
 
@@ -191,7 +197,7 @@ impl OrcCompression {
         self.codec().is_enabled()
     }
 
-    /// [`Error::Unsupported`] when this build lacks the codec.
+    /// [`ErrorKind::CodecDisabled`] when this build lacks the codec.
     fn check_enabled(self) -> Result<()> {
         if self.is_enabled() {
             return Ok(());
@@ -203,9 +209,11 @@ impl OrcCompression {
             Self::Lz4 => "lz4",
             Self::None | Self::Zstd => "zstd` or `pure-rust",
         };
-        Err(Error::unsupported(format!(
-            "{self} compression: orc-file was built without its `{feature}` feature"
-        )))
+        Err(ErrorKind::CodecDisabled {
+            codec: self.name(),
+            feature,
+        }
+        .into())
     }
 }
 
@@ -253,17 +261,23 @@ impl ChunkDecoder {
     ///
     /// # Errors
     ///
-    /// - [`Error::Unsupported`] when this build lacks the codec, or the block size does
+    /// - [`ErrorKind::CodecDisabled`] when this build lacks the codec;
+    /// - [`ErrorKind::Unsupported`] when the block size does
     ///   not fit in memory addresses;
-    /// - [`Error::Format`] for a block size of 0 with a codec.
+    /// - [`ErrorKind::Invalid`] for a block size of 0 with a codec.
     pub fn new(kind: OrcCompression, block_size: u64) -> Result<Self> {
         kind.check_enabled()?;
-        let block_size = usize::try_from(block_size)
-            .map_err(|_| Error::unsupported(format!("compression block size {block_size}")))?;
+        let block_size = usize::try_from(block_size).map_err(|_| {
+            Error::unsupported(
+                "compression block size",
+                Some(i64::try_from(block_size).unwrap_or(i64::MAX)),
+            )
+        })?;
         if block_size == 0 && kind.is_compressed() {
-            return Err(Error::format(format!(
-                "{kind} compression with a compression block size of 0"
-            )));
+            return Err(Error::invalid(
+                "compression block size of a compressed file",
+                0,
+            ));
         }
         Ok(Self {
             compression: kind,
@@ -275,7 +289,7 @@ impl ChunkDecoder {
     }
 
     /// Sets the most bytes a stream may decompress to (unbounded by default): a stream
-    /// of more is [`Error::LimitExceeded`] once its chunks pass it.
+    /// of more is [`ErrorKind::LimitExceeded`] once its chunks pass it.
     pub fn set_max_output(&mut self, bytes: usize) {
         self.max_output = bytes;
     }
@@ -315,11 +329,11 @@ impl ChunkDecoder {
     ///
     /// # Errors
     ///
-    /// - [`Error::Decode`] with [`Truncated`](parquet_core::Error::Truncated) for a
+    /// - [`ErrorKind::Decode`] with [`Truncated`](parquet_core::Error::Truncated) for a
     ///   header or chunk cut short, and with
     ///   [`LimitExceeded`](parquet_core::Error::LimitExceeded) for an original chunk
     ///   longer than the block size;
-    /// - [`Error::Compress`] for a chunk that does not decompress, or that decompresses
+    /// - [`ErrorKind::Decompress`] for a chunk that does not decompress, or that decompresses
     ///   to more than the block size ([`TooLong`](parquet_compress::Error::TooLong)).
     ///
     /// On error, `out` and `chunk_starts` hold what was decoded before the bad chunk.
@@ -411,11 +425,11 @@ impl ChunkDecoder {
                     .decompress_up_to(codec, chunk, self.block_size, out)?;
             }
             if out.len() > self.max_output {
-                return Err(Error::LimitExceeded {
-                    what: "decompressed bytes of a stream",
-                    requested: to_u64(out.len()),
-                    limit: to_u64(self.max_output),
-                });
+                return Err(Error::limit(
+                    "decompressed bytes of a stream",
+                    to_u64(out.len()),
+                    to_u64(self.max_output),
+                ));
             }
             pos = start + len;
             if out.len() >= self.stop_after {
@@ -439,31 +453,39 @@ impl ChunkDecoder {
 ///
 /// # Errors
 ///
-/// [`Error::Format`] when `compressed` is not a chunk start or the end of the stream, or
-/// `within` is past the chunk's end.
+/// [`ErrorKind::Invalid`] when `compressed` is not a chunk start or the end of the
+/// stream, [`ErrorKind::OutOfBounds`] when `within` is past the chunk's end.
 pub fn seek_offset(chunk_starts: &[(u64, u64)], compressed: u64, within: u64) -> Result<usize> {
     let index = chunk_starts
         .binary_search_by_key(&compressed, |&(chunk, _)| chunk)
         .map_err(|_| {
-            Error::format(format!(
-                "row index position: compressed offset {compressed} is not the start of a \
-                 compression chunk"
-            ))
+            Error::invalid(
+                "row index position: compressed offset, not the start of a compression chunk",
+                compressed,
+            )
         })?;
     let start = chunk_starts.get(index).map_or(0, |&(_, start)| start);
     // The end of the stream is a chunk of no bytes.
     let end = chunk_starts.get(index + 1).map_or(start, |&(_, end)| end);
     let chunk_len = end.saturating_sub(start);
     if within > chunk_len {
-        return Err(Error::format(format!(
-            "row index position: {within} bytes into the compression chunk at {compressed}, \
-             which decompresses to {chunk_len}"
-        )));
+        return Err(Error::out_of_bounds(
+            "row index position",
+            (within, 0),
+            "the decompressed compression chunk",
+            chunk_len,
+        )
+        .at_offset(compressed));
     }
     start
         .checked_add(within)
         .and_then(|offset| usize::try_from(offset).ok())
-        .ok_or_else(|| Error::format(format!("row index position {start} + {within}")))
+        .ok_or_else(|| {
+            Error::unsupported(
+                "row index position past this platform's memory",
+                i64::try_from(within).ok(),
+            )
+        })
 }
 
 /// Compresses streams into chunks, keeping the codec's context between chunks and
@@ -483,22 +505,26 @@ impl ChunkEncoder {
     ///
     /// # Errors
     ///
-    /// - [`Error::Unsupported`] when this build lacks the codec;
-    /// - [`Error::Compress`] for a level outside the codec's range, or a level for a
+    /// - [`ErrorKind::CodecDisabled`] when this build lacks the codec;
+    /// - [`ErrorKind::Compress`] for a level outside the codec's range, or a level for a
     ///   codec that has none;
-    /// - [`Error::InvalidInput`] for a block size of 0 or above [`MAX_CHUNK_LEN`] (the
+    /// - [`ErrorKind::InvalidInput`] for a block size of 0 or above [`MAX_CHUNK_LEN`] (the
     ///   most a chunk header can hold) with a codec.
     pub fn new(compression: OrcCompression, level: Option<i32>, block_size: usize) -> Result<Self> {
         compression.check_enabled()?;
         let codec = compression.codec();
         let setting = match level {
-            Some(level) => Compression::with_level(codec, level)?,
+            Some(level) => Compression::with_level(codec, level).compressing()?,
             None => Compression::new(codec),
         };
         if compression.is_compressed() && !(1..=MAX_CHUNK_LEN).contains(&block_size) {
-            return Err(Error::invalid_input(format!(
-                "compression block size {block_size}: must be 1 to {MAX_CHUNK_LEN}"
-            )));
+            return Err(ErrorKind::InvalidInput {
+                what: "compression block size out of range (1 to 8388607)",
+                kind: None,
+                value: Some(block_size as i128),
+                slot: None,
+            }
+            .into());
         }
         Ok(Self {
             compression,
@@ -530,7 +556,7 @@ impl ChunkEncoder {
     ///
     /// # Errors
     ///
-    /// [`Error::Compress`] if the codec fails. On error, `out` keeps what was appended
+    /// [`ErrorKind::Compress`] if the codec fails. On error, `out` keeps what was appended
     /// before the failing chunk.
     pub fn encode_stream(
         &mut self,
@@ -549,7 +575,7 @@ impl ChunkEncoder {
             let header_at = out.len();
             chunk_starts.push((to_u64(header_at - base), to_u64(consumed)));
             out.extend_from_slice(&[0; HEADER_LEN]);
-            self.compressor.compress(chunk, out)?;
+            self.compressor.compress(chunk, out).compressing()?;
             let compressed_len = out.len() - header_at - HEADER_LEN;
             let header = if compressed_len < chunk.len() {
                 write_header(compressed_len, false)

@@ -8,10 +8,10 @@ use std::ops::Range;
 use parquet_core::io::Source;
 use parquet_core::{Field, Row};
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::proto;
 use crate::read::{Batches, OrcReader, ReadOptions};
-use crate::row::{column_names, row_at};
+use crate::row::{column_names, date, mismatch, row_at, utf8};
 use crate::schema::{Kind, TypeDescription};
 use crate::statistics::{ColumnStatistics, TypedStatistics, civil_from_days};
 use crate::vector::{Batch, Vector, VectorData};
@@ -752,15 +752,6 @@ fn add_slots(
     Ok(())
 }
 
-/// The error of a vector that does not hold what its type says (a reader bug, or a
-/// batch of another schema).
-fn mismatch(t: &TypeDescription) -> Error {
-    Error::invalid_input(format!(
-        "column {}: a vector that does not hold {t}",
-        t.id()
-    ))
-}
-
 /// Adds the slots `slots` of `vector`, a column of type `t`, and their children, to
 /// what `seen` holds: a null counts for the column it is in only (the children of a null
 /// struct are not looked at, as a row reader sees them).
@@ -870,10 +861,7 @@ fn add_values(
         }
         (SeenTyped::Date { range }, VectorData::Int(v)) => {
             for i in present {
-                let days = *v.get(i).ok_or_else(|| mismatch(t))?;
-                let days = i32::try_from(days).map_err(|_| {
-                    Error::format(format!("column {}: date {days} days from 1970", t.id()))
-                })?;
+                let days = date(*v.get(i).ok_or_else(|| mismatch(t))?, t)?;
                 widen(range, &days);
             }
         }
@@ -952,18 +940,6 @@ fn widen_double(range: &mut Option<(f64, f64)>, nan: &mut bool, value: f64) {
     } else {
         widen(range, &value);
     }
-}
-
-/// The text of a string value of a column of type `t`, which must be UTF-8.
-fn utf8<'a>(bytes: &'a [u8], t: &TypeDescription) -> Result<&'a str> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        Error::format(format!(
-            "column {}: a {} that is not UTF-8 (at byte {})",
-            t.id(),
-            t.kind().name(),
-            e.valid_up_to()
-        ))
-    })
 }
 
 /// The children of the slots `slots` of a list or map with `offsets` (a null slot has

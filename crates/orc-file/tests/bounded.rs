@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use orc_file::proto::{self, column_encoding::Kind as Encoding, stream::Kind as StreamKind};
 use orc_file::stream::ChunkEncoder;
-use orc_file::{Batch, OrcCompression, OrcReader, ReadOptions, TypeDescription};
+use orc_file::{Batch, ErrorKind, OrcCompression, OrcReader, ReadOptions, TypeDescription};
 use prost::Message;
 
 /// The most memory a hostile file may cost.
@@ -224,16 +224,16 @@ fn one_row_of_2_to_the_26_list_elements_is_refused_before_they_are_read() {
             .unwrap_err();
         assert!(
             matches!(
-                error,
-                orc_file::Error::LimitExceeded {
-                    requested: 67_108_864,
-                    limit: 1_048_576,
-                    ..
+                error.kind(),
+                ErrorKind::LimitExceeded {
+                    limit: "values under one list or map of one row (max_record_values)",
+                    value: 67_108_864,
+                    max: 1_048_576,
                 }
             ),
             "{error}"
         );
-        assert!(error.to_string().contains("max_record_values"), "{error}");
+        assert_eq!(error.location().column, Some(1), "{error}");
     });
     assert!(held < BOUND, "{held} bytes");
 }
@@ -252,12 +252,19 @@ fn a_metadata_section_of_a_million_stripes_is_refused_before_it_is_decoded() {
     );
     let held = peak(|| {
         let reader = OrcReader::open(bytes).unwrap();
-        let error = reader.stripe_statistics().unwrap_err().to_string();
-        assert_eq!(
-            error,
-            "malformed ORC file: the metadata holds the statistics of 1000000 stripes, \
-             the file has 1"
+        let error = reader.stripe_statistics().unwrap_err();
+        assert!(
+            matches!(
+                error.kind(),
+                ErrorKind::TooMany {
+                    found: 1_000_000,
+                    max: 1,
+                    ..
+                }
+            ),
+            "{error}"
         );
+        assert!(error.location().offset.is_some(), "{error}");
     });
     assert!(held < BOUND, "{held} bytes");
     // One stripe's statistics of a million columns, for a schema of two.
@@ -271,11 +278,19 @@ fn a_metadata_section_of_a_million_stripes_is_refused_before_it_is_decoded() {
         &metadata,
     );
     let reader = OrcReader::open(bytes).unwrap();
-    assert_eq!(
-        reader.stripe_statistics().unwrap_err().to_string(),
-        "malformed ORC file: the metadata holds the statistics of 1000000 columns for \
-         stripe 0, the file has 2"
+    let error = reader.stripe_statistics().unwrap_err();
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::TooMany {
+                found: 1_000_000,
+                max: 2,
+                ..
+            }
+        ),
+        "{error}"
     );
+    assert_eq!(error.location().stripe, Some(0), "{error}");
 }
 
 #[test]

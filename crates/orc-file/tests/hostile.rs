@@ -17,8 +17,8 @@ use std::sync::Arc;
 use bytes::Bytes;
 use orc_file::proto::stream::Kind as StreamKind;
 use orc_file::{
-    Limits, OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription, WriterOptions,
-    proto,
+    ErrorKind, Limits, OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription,
+    WriterOptions, proto,
 };
 use parquet_core::{Field, Row};
 use prost::Message;
@@ -87,8 +87,20 @@ fn a_list_of_a_billion_elements_is_refused() {
     bytes[offset..offset + 5].copy_from_slice(&short_repeat(1 << 30));
     // Batches of the three rows the first run covers: one list is past the limit of a
     // row, and with that limit raised, three are past that of a batch.
-    let error = read_batches_of(bytes.clone(), 3).unwrap_err().to_string();
-    assert!(error.contains("max_record_values"), "{error}");
+    let error = read_batches_of(bytes.clone(), 3).unwrap_err();
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::LimitExceeded {
+                limit: "values under one list or map of one row (max_record_values)",
+                value: 1_073_741_824,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(error.location().stripe, Some(0), "{error}");
+    assert_eq!(error.location().column, Some(1), "{error}");
     let reader = OrcReader::open(Bytes::from(bytes)).unwrap();
     let limits = Limits::default().with_max_record_values(1 << 30);
     let options = ReadOptions::default()
@@ -102,11 +114,11 @@ fn a_list_of_a_billion_elements_is_refused() {
         .unwrap_err();
     assert!(
         matches!(
-            error,
-            orc_file::Error::LimitExceeded {
-                requested: 1_073_741_824,
-                limit: 16_777_216,
-                ..
+            error.kind(),
+            ErrorKind::LimitExceeded {
+                limit: "values under the lists or maps of one batch (max_batch_values)",
+                value: 1_073_741_824,
+                max: 16_777_216,
             }
         ),
         "{error}"
@@ -120,8 +132,15 @@ fn a_list_longer_than_its_elements_is_refused() {
     // 2^19 elements in each of three lists, under the limits: the elements' stream runs
     // out long before.
     bytes[offset..offset + 5].copy_from_slice(&short_repeat(1 << 19));
-    let error = read_batches_of(bytes, 3).unwrap_err().to_string();
-    assert!(error.contains("ends after"), "{error}");
+    let error = read_batches_of(bytes, 3).unwrap_err();
+    assert!(
+        matches!(error.kind(), ErrorKind::ShortStream { .. }),
+        "{error}"
+    );
+    // The elements' column, whose stream runs out.
+    assert_eq!(error.location().column, Some(2), "{error}");
+    assert_eq!(error.location().stream, Some("DATA"), "{error}");
+    assert_eq!(error.location().stripe, Some(0), "{error}");
 }
 
 /// `bytes` with its first stripe's footer and its file footer changed by `edit`.
@@ -176,8 +195,11 @@ fn a_stripe_of_more_rows_than_its_streams_hold_is_refused() {
         footer.number_of_rows = Some(1 << 40);
         footer.stripes[0].number_of_rows = Some(1 << 40);
     });
-    let error = read_all(claimed).unwrap_err().to_string();
-    assert!(error.contains("ends after"), "{error}");
+    let error = read_all(claimed).unwrap_err();
+    assert!(
+        matches!(error.kind(), ErrorKind::ShortStream { .. }),
+        "{error}"
+    );
 }
 
 #[test]
@@ -199,11 +221,18 @@ fn a_dictionary_larger_than_its_bytes_is_refused() {
         );
         stripe.columns[1].dictionary_size = Some(1 << 31);
     });
-    let error = read_all(claimed).unwrap_err().to_string();
+    let error = read_all(claimed).unwrap_err();
     assert!(
-        error.contains("a dictionary of 2147483648 entries"),
+        matches!(
+            error.kind(),
+            ErrorKind::DictionaryTooLarge {
+                entries: 2_147_483_648,
+                ..
+            }
+        ),
         "{error}"
     );
+    assert_eq!(error.location().column, Some(1), "{error}");
 }
 
 #[test]
@@ -262,11 +291,11 @@ fn strings_under_a_list_past_the_byte_budget_are_refused() {
     let error = error.unwrap_err();
     assert!(
         matches!(
-            error,
-            orc_file::Error::LimitExceeded {
-                requested: 104_857_600,
-                limit: 67_108_864,
-                ..
+            error.kind(),
+            ErrorKind::LimitExceeded {
+                limit: "bytes of strings or binaries in one batch of a column (max_batch_bytes)",
+                value: 104_857_600,
+                max: 67_108_864,
             }
         ),
         "{error}"
@@ -288,11 +317,18 @@ fn stripes_that_overlap_are_refused() {
     let Err(error) = OrcReader::open(Bytes::from(copies)) else {
         panic!("a file of overlapping stripes opened");
     };
-    let error = error.to_string();
     assert!(
-        error.contains("stripe 1 at 3 starts before the end of the stripe before it"),
+        matches!(
+            error.kind(),
+            ErrorKind::Overlap {
+                what: "stripe",
+                start: 3,
+                ..
+            }
+        ),
         "{error}"
     );
+    assert_eq!(error.location().stripe, Some(1), "{error}");
 }
 
 #[test]
@@ -310,8 +346,13 @@ fn strings_that_are_not_utf8_are_errors_not_replaced() {
         .unwrap()
         .find_map(Result::err)
         .expect("an error");
+    assert!(
+        matches!(error.kind(), ErrorKind::Utf8 { what: "string", source } if source.valid_up_to() == 0),
+        "{error}"
+    );
     assert_eq!(
         error.to_string(),
-        "malformed ORC file: column 1: a string that is not UTF-8 (at byte 0)"
+        "stripe 0, column 1: a string value that is not UTF-8: invalid utf-8 sequence of 1 \
+         bytes from index 0"
     );
 }

@@ -7,7 +7,7 @@ use orc_file::proto::{
     ColumnEncoding, ColumnStatistics, CompressionKind, Footer, IntegerStatistics, PostScript,
     RowIndex, RowIndexEntry, Stream, StripeFooter, Type, column_encoding, stream, r#type,
 };
-use orc_file::{Error, OrcCompression};
+use orc_file::{Error, ErrorKind, OrcCompression};
 use prost::Message;
 
 /// The postscript of a ZLIB file with 256 KiB chunks, version 0.12, field by field.
@@ -83,8 +83,11 @@ fn unknown_enum_values_are_kept_raw() {
     assert_eq!(postscript.compression, Some(9));
     assert_eq!(postscript.compression(), CompressionKind::None);
     assert!(matches!(
-        OrcCompression::from_proto(postscript.compression.unwrap_or(0)),
-        Err(Error::Unsupported { .. })
+        OrcCompression::from_proto(postscript.compression.unwrap_or(0)).map_err(Error::into_kind),
+        Err(ErrorKind::Unsupported {
+            what: "compression kind",
+            value: Some(9)
+        })
     ));
 }
 
@@ -93,7 +96,10 @@ fn malformed_bytes_are_errors() {
     // Cut inside the magic's length-delimited field, and inside a varint.
     for len in [POSTSCRIPT.len() - 1, 1, 7] {
         let error = PostScript::decode(&POSTSCRIPT[..len]).unwrap_err();
-        assert!(matches!(Error::from(error), Error::Proto(_)), "{len}");
+        assert!(
+            matches!(Error::from(error).kind(), ErrorKind::Proto { .. }),
+            "{len}"
+        );
     }
     // A length past the end.
     assert!(Footer::decode(&[0x22, 0x7f, 0x08][..]).is_err());

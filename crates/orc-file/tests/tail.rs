@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use bytes::Bytes;
-use orc_file::{Error, OrcReader, proto};
+use orc_file::{Error, ErrorKind, OrcReader, proto};
 use prost::Message;
 
 /// A file of `body` followed by a footer, a postscript and its length byte.
@@ -41,10 +41,10 @@ fn schema() -> Vec<proto::Type> {
         .unwrap_or_default()
 }
 
-fn open_error(bytes: Bytes) -> String {
+fn open_error(bytes: Bytes) -> Error {
     match OrcReader::open(bytes) {
         Ok(_) => panic!("opened"),
-        Err(e) => e.to_string(),
+        Err(e) => e,
     }
 }
 
@@ -71,8 +71,32 @@ fn an_empty_file_opens() {
 
 #[test]
 fn short_or_foreign_bytes_are_errors() {
-    assert!(open_error(Bytes::from_static(b"OR")).contains("too short"));
-    assert!(open_error(Bytes::from_static(b"PAR1\0\0\0\0PAR1")).contains("postscript"));
+    let error = open_error(Bytes::from_static(b"OR"));
+    assert!(
+        matches!(error.kind(), ErrorKind::NotOrc { found: None, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("too short"), "{error}");
+    // The last byte, `1`, claims a postscript of 49 bytes in a file of 12.
+    let error = open_error(Bytes::from_static(b"PAR1\0\0\0\0PAR1"));
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::Invalid {
+                what: "postscript length",
+                value: 49
+            }
+        ),
+        "{error}"
+    );
+    assert_eq!(error.location().offset, Some(11), "{error}");
+    // A postscript of one byte, `R`, which does not decode.
+    let error = open_error(Bytes::from_static(b"PAR1\0\0\0\0PAR\x01"));
+    assert!(
+        matches!(error.kind(), ErrorKind::Proto { what, .. } if what.starts_with("postscript")),
+        "{error}"
+    );
+    assert_eq!(error.location().offset, Some(10), "{error}");
     let footer = proto::Footer {
         types: schema(),
         ..Default::default()
@@ -81,7 +105,15 @@ fn short_or_foreign_bytes_are_errors() {
         magic: Some("PAR".to_owned()),
         ..postscript(len)
     });
-    assert!(open_error(bad_magic).contains("magic"));
+    let error = open_error(bad_magic);
+    assert!(
+        matches!(error.kind(), ErrorKind::NotOrc { found: Some(found), .. } if **found == *b"PAR"),
+        "{error}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "not an ORC file: postscript magic \"PAR\""
+    );
 }
 
 #[test]
@@ -92,13 +124,35 @@ fn lengths_past_the_file_are_errors() {
     };
     // A footer claimed longer than the file.
     let long = file(b"ORC", &footer, |_| postscript(1 << 20));
-    assert!(open_error(long).contains("footer"));
+    let error = open_error(long);
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::TooMany {
+                what: "bytes of the footer, for those between the header and the postscript",
+                found: 1_048_576,
+                ..
+            }
+        ),
+        "{error}"
+    );
     // Metadata claimed larger than anything accepted: no allocation of 2^40 bytes.
     let huge = file(b"ORC", &footer, |len| proto::PostScript {
         metadata_length: Some(1 << 40),
         ..postscript(len)
     });
-    assert!(open_error(huge).contains("metadata"));
+    let error = open_error(huge);
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::LimitExceeded {
+                limit: "metadata size",
+                value: 1_099_511_627_776,
+                ..
+            }
+        ),
+        "{error}"
+    );
 }
 
 #[test]
@@ -116,7 +170,12 @@ fn stripes_outside_the_data_are_errors() {
         }],
         ..Default::default()
     };
-    assert!(open_error(file(b"ORC", &footer, postscript)).contains("stripe 0"));
+    let error = open_error(file(b"ORC", &footer, postscript));
+    assert!(
+        matches!(error.kind(), ErrorKind::OutOfBounds { what: "stripe", .. }),
+        "{error}"
+    );
+    assert_eq!(error.location().stripe, Some(0), "{error}");
 }
 
 #[test]
@@ -127,8 +186,20 @@ fn type_trees_that_are_not_trees_are_errors() {
         types,
         ..Default::default()
     };
-    let message = open_error(file(b"ORC", &footer, postscript));
-    assert!(message.contains("subtype"), "{message}");
+    let error = open_error(file(b"ORC", &footer, postscript));
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::Mismatch {
+                expected: 1,
+                found: 0,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    // The root names itself as its subtype.
+    assert_eq!(error.location().column, Some(0), "{error}");
     // A root that is not a struct.
     let footer = proto::Footer {
         types: vec![proto::Type {
@@ -137,7 +208,18 @@ fn type_trees_that_are_not_trees_are_errors() {
         }],
         ..Default::default()
     };
-    assert!(open_error(file(b"ORC", &footer, postscript)).contains("not a struct"));
+    let error = open_error(file(b"ORC", &footer, postscript));
+    assert!(
+        matches!(
+            error.kind(),
+            ErrorKind::WrongType {
+                expected: "struct",
+                found: "int",
+                ..
+            }
+        ),
+        "{error}"
+    );
 }
 
 #[test]
@@ -151,8 +233,11 @@ fn unknown_codecs_are_unsupported() {
         ..postscript(len)
     });
     assert!(matches!(
-        OrcReader::open(brotli),
-        Err(Error::Unsupported { .. })
+        OrcReader::open(brotli).map_err(Error::into_kind),
+        Err(ErrorKind::Unsupported {
+            what: "BROTLI compression",
+            value: None
+        })
     ));
 }
 
@@ -169,18 +254,19 @@ fn a_block_size_past_the_limit_is_refused() {
         ..postscript(len)
     });
     assert!(matches!(
-        OrcReader::open(huge.clone()),
-        Err(Error::LimitExceeded {
-            what: "compression block size",
-            requested: 1_073_741_824,
-            limit: 67_108_864
+        OrcReader::open(huge.clone()).map_err(Error::into_kind),
+        Err(ErrorKind::LimitExceeded {
+            limit: "compression block size",
+            value: 1_073_741_824,
+            max: 67_108_864
         })
     ));
     // A reader told to allow it goes on to the footer (which is not ZLIB chunks).
     let limits = orc_file::Limits::default().with_max_block_size(1 << 30);
-    let error = OrcReader::open_with(huge, limits)
-        .err()
-        .unwrap()
-        .to_string();
-    assert!(error.contains("the footer: malformed data"), "{error}");
+    let error = OrcReader::open_with(huge, limits).err().unwrap();
+    assert!(
+        matches!(error.kind(), ErrorKind::Decode { what: "footer", .. }),
+        "{error}"
+    );
+    assert!(error.location().offset.is_some(), "{error}");
 }

@@ -21,8 +21,8 @@ use orc_file::proto::{self, column_encoding::Kind as Encoding, stream::Kind as S
 use orc_file::rle::{BooleanRleDecoder, IntDecoder, RleVersion};
 use orc_file::stream::{ChunkDecoder, seek_offset};
 use orc_file::{
-    Batch, ColumnStatistics, Error, OrcCompression, OrcReader, OrcVersion, OrcWriter, ReadOptions,
-    TypeDescription, TypedStatistics, Vector, VectorData, WriterOptions,
+    Batch, ColumnStatistics, Error, ErrorKind, OrcCompression, OrcReader, OrcVersion, OrcWriter,
+    ReadOptions, TypeDescription, TypedStatistics, Vector, VectorData, WriterOptions,
 };
 use parquet_core::{ByteArrayBatch, Field, Row, TimeUnit};
 use proptest::prelude::*;
@@ -1273,11 +1273,19 @@ fn decimal_scales_follow_the_version() {
     }
 }
 
-fn refused(result: orc_file::Result<()>) -> String {
+fn refused(result: orc_file::Result<()>) -> Error {
     match result {
-        Err(Error::InvalidInput { what }) => what,
+        Err(e) if e.kind().is_input() => e,
         other => panic!("expected a refusal, got {other:?}"),
     }
+}
+
+/// A test of a refusal.
+type Check = fn(&Error) -> bool;
+
+/// Whether `error` is of the column `column`.
+fn at(error: &Error, column: u32) -> bool {
+    error.location().column == Some(column)
 }
 
 #[test]
@@ -1311,19 +1319,76 @@ fn refused_batches_leave_the_writer_usable() {
     };
     let mut writer = OrcWriter::new(Vec::new(), schema, WriterOptions::default()).unwrap();
     writer.write_batch(&good()).unwrap();
-    let mutations: Vec<(&str, Box<dyn Fn(&mut Batch)>)> = vec![
-        ("columns", Box::new(|b| drop(b.columns.pop()))),
-        ("slots", Box::new(|b| b.num_rows = 2)),
+    let mutations: Vec<(Check, Box<dyn Fn(&mut Batch)>)> = vec![
         (
-            "Int data for a string",
+            |e| {
+                matches!(
+                    e.kind(),
+                    ErrorKind::InputMismatch {
+                        expected: 6,
+                        found: 5,
+                        ..
+                    }
+                )
+            },
+            Box::new(|b| drop(b.columns.pop())),
+        ),
+        (
+            |e| {
+                at(e, 1)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InputMismatch {
+                            what: "slots of the vector",
+                            expected: 2,
+                            found: 1,
+                        }
+                    )
+            },
+            Box::new(|b| b.num_rows = 2),
+        ),
+        (
+            |e| {
+                at(e, 2)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::WrongInputType {
+                            expected: "string",
+                            found: "Int data",
+                            ..
+                        }
+                    )
+            },
             Box::new(|b| b.columns[1] = Vector::new(VectorData::Int(vec![1]))),
         ),
         (
-            "does not fit tinyint",
+            |e| {
+                at(e, 1)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InvalidInput {
+                            kind: Some("tinyint"),
+                            value: Some(200),
+                            slot: Some(0),
+                            ..
+                        }
+                    )
+            },
             Box::new(|b| b.columns[0] = Vector::new(VectorData::Int(vec![200]))),
         ),
         (
-            "UTF-8",
+            |e| {
+                at(e, 2)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InvalidInput {
+                            kind: Some("string"),
+                            value: None,
+                            slot: Some(0),
+                            ..
+                        }
+                    )
+            },
             Box::new(|b| {
                 b.columns[1] = Vector::new(VectorData::Bytes(
                     [&[0xff_u8, 0xfe][..]].into_iter().collect(),
@@ -1331,7 +1396,19 @@ fn refused_batches_leave_the_writer_usable() {
             }),
         ),
         (
-            "digits",
+            |e| {
+                at(e, 3)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::DecimalOutOfRange {
+                            unscaled: 12_345,
+                            value_scale: 1,
+                            precision: Some(4),
+                            scale: Some(1),
+                            slot: Some(0),
+                        }
+                    )
+            },
             Box::new(|b| {
                 b.columns[2] = Vector::new(VectorData::Decimal {
                     values: vec![12_345],
@@ -1340,7 +1417,17 @@ fn refused_batches_leave_the_writer_usable() {
             }),
         ),
         (
-            "after the point",
+            |e| {
+                at(e, 3)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::DecimalOutOfRange {
+                            unscaled: 1_234,
+                            value_scale: 3,
+                            ..
+                        }
+                    )
+            },
             Box::new(|b| {
                 b.columns[2] = Vector::new(VectorData::Decimal {
                     values: vec![1_234],
@@ -1349,7 +1436,17 @@ fn refused_batches_leave_the_writer_usable() {
             }),
         ),
         (
-            "nanoseconds",
+            |e| {
+                at(e, 4)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InvalidInput {
+                            value: Some(1_000_000_000),
+                            slot: Some(0),
+                            ..
+                        }
+                    )
+            },
             Box::new(|b| {
                 b.columns[3] = Vector::new(VectorData::Timestamp {
                     seconds: vec![0],
@@ -1358,7 +1455,17 @@ fn refused_batches_leave_the_writer_usable() {
             }),
         ),
         (
-            "children",
+            |e| {
+                at(e, 5)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InputMismatch {
+                            expected: 2,
+                            found: 1,
+                            ..
+                        }
+                    )
+            },
             Box::new(|b| {
                 b.columns[4] = Vector::new(VectorData::List {
                     offsets: vec![0, 2],
@@ -1367,7 +1474,18 @@ fn refused_batches_leave_the_writer_usable() {
             }),
         ),
         (
-            "tag",
+            |e| {
+                at(e, 7)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InvalidInput {
+                            kind: Some("uniontype"),
+                            value: Some(1),
+                            slot: Some(0),
+                            ..
+                        }
+                    )
+            },
             Box::new(|b| {
                 b.columns[5] = Vector::new(VectorData::Union {
                     tags: vec![1],
@@ -1376,15 +1494,25 @@ fn refused_batches_leave_the_writer_usable() {
             }),
         ),
         (
-            "presence mask",
+            |e| {
+                at(e, 1)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::InputMismatch {
+                            what: "slots of the presence mask",
+                            expected: 1,
+                            found: 2,
+                        }
+                    )
+            },
             Box::new(|b| b.columns[0].present = Some(vec![true, false])),
         ),
     ];
-    for (expected, mutate) in &mutations {
+    for (i, (expected, mutate)) in mutations.iter().enumerate() {
         let mut batch = good();
         mutate(&mut batch);
-        let what = refused(writer.write_batch(&batch));
-        assert!(what.contains(expected), "{expected:?} not in {what:?}");
+        let error = refused(writer.write_batch(&batch));
+        assert!(expected(&error), "mutation {i}: {error}");
     }
     // A null slot may hold anything.
     let mut batch = good();
@@ -1411,30 +1539,108 @@ fn refused_rows_leave_nothing_behind() {
         ("c", text("é")),
     ]);
     writer.write_row(&ok).unwrap();
-    let bad = [
-        (row(vec![("a", text("1"))]), "a string for a int column"),
-        (row(vec![("a", Field::Int(1 << 40))]), "does not fit int"),
-        (row(vec![("v", text("abcd"))]), "4 characters"),
-        (row(vec![("c", text("abc"))]), "3 characters"),
-        (row(vec![("zz", Field::Int(1))]), "`zz`"),
+    let input = |column: u32, kind: &'static str, value: i128, slot: Option<usize>| {
+        move |e: &Error| {
+            at(e, column)
+                && matches!(e.kind(), ErrorKind::InvalidInput { kind: Some(k), value: Some(v), slot: s, .. }
+                    if *k == kind && *v == value && *s == slot)
+        }
+    };
+    let wrong = |column: u32, expected: &'static str, found: &'static str, slot: Option<usize>| {
+        move |e: &Error| {
+            at(e, column)
+                && matches!(e.kind(), ErrorKind::WrongInputType { expected: x, found: f, slot: s }
+                    if *x == expected && *f == found && *s == slot)
+        }
+    };
+    let no_field = |column: u32, name: &'static str| {
+        move |e: &Error| {
+            at(e, column) && matches!(e.kind(), ErrorKind::NoSuchField { name: n } if &**n == name)
+        }
+    };
+    let decimal = |unscaled: i128, value_scale: u32| {
+        move |e: &Error| {
+            at(e, 14)
+                && matches!(e.kind(), ErrorKind::DecimalOutOfRange {
+                    unscaled: u,
+                    value_scale: s,
+                    precision: Some(5),
+                    scale: Some(2),
+                    slot: None,
+                } if *u == unscaled && *s == value_scale)
+        }
+    };
+    let bad: Vec<(Row, Box<dyn Fn(&Error) -> bool>)> = vec![
+        (
+            row(vec![("a", text("1"))]),
+            Box::new(wrong(1, "int", "a string", None)),
+        ),
+        (
+            row(vec![("a", Field::Int(1 << 40))]),
+            Box::new(input(1, "int", 1 << 40, None)),
+        ),
+        (
+            row(vec![("v", text("abcd"))]),
+            Box::new(|e: &Error| {
+                at(e, 2)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::TooLong {
+                            kind: "varchar",
+                            length: 4,
+                            max: 3
+                        }
+                    )
+            }),
+        ),
+        (
+            row(vec![("c", text("abc"))]),
+            Box::new(|e: &Error| {
+                at(e, 3)
+                    && matches!(
+                        e.kind(),
+                        ErrorKind::TooLong {
+                            kind: "char",
+                            length: 3,
+                            max: 2
+                        }
+                    )
+            }),
+        ),
+        (
+            row(vec![("zz", Field::Int(1))]),
+            Box::new(no_field(0, "zz")),
+        ),
         (
             row(vec![
                 ("a", Field::Int(2)),
                 ("l", Field::List(vec![Field::Int(1), Field::Int(40_000)])),
             ]),
-            "element 1",
+            Box::new(input(5, "smallint", 40_000, Some(1))),
         ),
         (
             row(vec![(
                 "m",
                 Field::Map(vec![(text("k"), Field::Bool(true))]),
             )]),
-            "value 0",
+            Box::new(wrong(8, "double", "a boolean", Some(0))),
         ),
-        (row(vec![("s", group(vec![("y", Field::Int(1))]))]), "`y`"),
-        (row(vec![("s", group(vec![("x", Field::Int(300))]))]), "`x`"),
-        (row(vec![("u", union(2, Field::Int(1)))]), "tag 2"),
-        (row(vec![("u", union(1, Field::Int(1)))]), "alternative 1"),
+        (
+            row(vec![("s", group(vec![("y", Field::Int(1))]))]),
+            Box::new(no_field(9, "y")),
+        ),
+        (
+            row(vec![("s", group(vec![("x", Field::Int(300))]))]),
+            Box::new(input(10, "tinyint", 300, None)),
+        ),
+        (
+            row(vec![("u", union(2, Field::Int(1)))]),
+            Box::new(input(11, "uniontype", 2, None)),
+        ),
+        (
+            row(vec![("u", union(1, Field::Int(1)))]),
+            Box::new(wrong(13, "string", "an integer", None)),
+        ),
         (
             row(vec![(
                 "d",
@@ -1443,7 +1649,7 @@ fn refused_rows_leave_nothing_behind() {
                     scale: 3,
                 },
             )]),
-            "digits after the point",
+            Box::new(decimal(1, 3)),
         ),
         (
             row(vec![(
@@ -1453,12 +1659,12 @@ fn refused_rows_leave_nothing_behind() {
                     scale: 2,
                 },
             )]),
-            "more than 5 digits",
+            Box::new(decimal(100_000, 2)),
         ),
     ];
     for (r, expected) in &bad {
-        let what = refused(writer.write_row(r));
-        assert!(what.contains(expected), "{expected:?} not in {what:?}");
+        let error = refused(writer.write_row(r));
+        assert!(expected(&error), "{r:?}: {error}");
     }
     assert_eq!(writer.num_rows(), 1);
     writer
@@ -1520,7 +1726,7 @@ fn bad_settings_are_refused() {
     let refuse = |schema: TypeDescription, options: WriterOptions| {
         matches!(
             OrcWriter::new(Vec::new(), schema, options),
-            Err(Error::InvalidInput { .. })
+            Err(e) if e.kind().is_input()
         )
     };
     assert!(refuse(
@@ -1585,8 +1791,14 @@ fn a_failing_sink_ends_the_writer() {
             (0..10_000).map(|i| i * 7919).collect(),
         ))],
     };
-    assert!(matches!(writer.write_batch(&batch), Err(Error::Io(_))));
-    assert!(writer.write_batch(&batch).is_err());
+    assert!(matches!(
+        writer.write_batch(&batch).map_err(Error::into_kind),
+        Err(ErrorKind::Io { .. })
+    ));
+    assert!(matches!(
+        writer.write_batch(&batch).map_err(Error::into_kind),
+        Err(ErrorKind::WriterFailed)
+    ));
     assert!(writer.finish().is_err());
 }
 

@@ -559,9 +559,7 @@ fn open_sink(
                 |e| match e {
                     // A setting that does not fit the file (a timestamp with local time
                     // zone in version 0.11, a block size out of range).
-                    orc_file::Error::InvalidInput { what } => {
-                        Failure::Usage(format!("{shown}: {what}"))
-                    }
+                    e if e.kind().is_input() => Failure::Usage(format!("{shown}: {e}")),
                     e => orc_writing(e),
                 },
             )?;
@@ -676,7 +674,7 @@ impl Job<'_> {
                 })?,
                 Sink::Orc(writer) => writer.write_row(&row).map_err(|e| {
                     if is_input_error(&e) {
-                        bad_row(e.to_string())
+                        bad_row(crate::orc::row_error(&e, writer.schema()))
                     } else {
                         orc_writing(e)
                     }

@@ -25,10 +25,34 @@ pub(crate) type OrcFile = OrcReader<Data>;
 
 impl From<orc_file::Error> for Failure {
     fn from(e: orc_file::Error) -> Self {
-        match e {
-            orc_file::Error::Io(io) => Self::from(io),
-            other => Self::File(other.to_string()),
+        match e.kind() {
+            orc_file::ErrorKind::Io { source }
+                if source.kind() == std::io::ErrorKind::BrokenPipe =>
+            {
+                Self::Closed
+            }
+            // The source's own words, as for any read error, unless the file says where.
+            orc_file::ErrorKind::Io { source }
+                if *e.location() == orc_file::Location::default() =>
+            {
+                Self::File(source.to_string())
+            }
+            _ => Self::File(e.to_string()),
         }
+    }
+}
+
+/// An error of the writer about a row of `schema`, naming the field it is about by its
+/// dotted name (the error knows its column id).
+pub(crate) fn row_error(e: &orc_file::Error, schema: &TypeDescription) -> String {
+    let name = e
+        .location()
+        .column
+        .and_then(|id| schema.column_paths().get(id as usize).cloned())
+        .filter(|name| !name.is_empty());
+    match name {
+        Some(name) => format!("field `{name}`: {}", e.kind()),
+        None => e.to_string(),
     }
 }
 

@@ -575,7 +575,7 @@ pub(crate) fn parse_schema(text: &str) -> Result<GivenSchema, String> {
 
 /// Errors of the writer, as failures: a row that does not fit names the input's place.
 pub(crate) fn is_input_error(e: &orc_file::Error) -> bool {
-    matches!(e, orc_file::Error::InvalidInput { .. })
+    e.kind().is_input()
 }
 
 /// A list's, map's or struct's values converted by `convert` under their types in `t`;

@@ -160,7 +160,7 @@ fn recover_orc(
         options = options.with_like(&like);
     }
     let recovery = orc::recover(data, &options).map_err(|e| match e {
-        orc_file::Error::InvalidInput { .. } => {
+        e if matches!(e.kind(), orc_file::ErrorKind::SchemaNeeded) => {
             Failure::Usage(format!("{name}: {e}: give it with --like OTHER.orc"))
         }
         other => Failure::from(other).in_context(name),

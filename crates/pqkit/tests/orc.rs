@@ -967,7 +967,7 @@ fn convert_json_lines_and_csv_to_orc_and_back() {
     assert_eq!(
         stderr(&output),
         format!(
-            "pqkit: {jsonl}: line 2: invalid input: field `v`: a string of 3 characters for a varchar(2) column (at most 2)\n"
+            "pqkit: {jsonl}: line 2: field `v`: invalid input: a string of 3 characters for a varchar(2) column (at most 2)\n"
         )
     );
     std::fs::write(&jsonl, "{\"t\": 300}\n").unwrap();
@@ -1139,7 +1139,10 @@ fn convert_refuses_flags_for_the_other_format() {
         ),
         (
             vec!["convert", &file, &orc, "--orc-version", "0.11"],
-            format!("pqkit: {orc}: timestamp with local time zone needs ORC version 0.12\n"),
+            format!(
+                "pqkit: {orc}: invalid input: timestamp with local time zone needs ORC version \
+                 0.12\n"
+            ),
         ),
     ] {
         let output = pqkit(&args);

@@ -11,7 +11,7 @@ use bytes::Bytes;
 use parquet_core::ByteArrayBatch;
 
 use crate::calendar;
-use crate::error::{Error, Result};
+use crate::error::{Context as _, Decoding as _, Error, ErrorKind, Result};
 use crate::limits::Limits;
 use crate::proto::RowIndex;
 use crate::proto::column_encoding::Kind as EncodingKind;
@@ -109,11 +109,11 @@ impl<'a> Positions<'a> {
 
     fn next(&mut self) -> Result<u64> {
         let value = self.values.get(self.next).copied().ok_or_else(|| {
-            Error::format(format!(
-                "column {}: a row-index entry of {} positions is too short",
-                self.column,
-                self.values.len()
-            ))
+            Error::invalid(
+                "number of positions of a row-index entry (too few)",
+                self.values.len(),
+            )
+            .at_column(self.column)
         })?;
         self.next += 1;
         Ok(value)
@@ -121,12 +121,8 @@ impl<'a> Positions<'a> {
 
     fn count(&mut self) -> Result<usize> {
         let value = self.next()?;
-        usize::try_from(value).map_err(|_| {
-            Error::format(format!(
-                "column {}: row-index position {value}",
-                self.column
-            ))
-        })
+        usize::try_from(value)
+            .map_err(|_| Error::invalid("row-index position", value).at_column(self.column))
     }
 }
 
@@ -134,6 +130,24 @@ impl Stream {
     /// The stream from the place a row-index position names (a chunk and an offset in
     /// it, or, uncompressed, an offset).
     fn at(&self, p: &mut Positions<'_>) -> Result<Bytes> {
+        let at = self.seek_to(p);
+        self.said(at)
+    }
+
+    /// `result` of decoding this stream's `what`, the error saying what and which stream.
+    fn decoded<T>(&self, result: parquet_core::Result<T>, what: &'static str) -> Result<T> {
+        self.said(result.decoding(what))
+    }
+
+    /// `result`, its error saying which stream (when it is known).
+    fn said<T>(&self, result: Result<T>) -> Result<T> {
+        match self.kind {
+            Some(kind) => result.in_stream(kind),
+            None => result,
+        }
+    }
+
+    fn seek_to(&self, p: &mut Positions<'_>) -> Result<Bytes> {
         let offset = if self.compressed {
             let chunk = p.next()?;
             let within = p.next()?;
@@ -142,11 +156,13 @@ impl Stream {
             p.count()?
         };
         if offset > self.bytes.len() {
-            return Err(Error::format(format!(
-                "column {}: row-index position {offset} past the stream's {} bytes",
-                p.column,
-                self.bytes.len()
-            )));
+            return Err(Error::out_of_bounds(
+                "row-index position",
+                (offset as u64, 0),
+                "the stream",
+                self.bytes.len() as u64,
+            )
+            .at_column(p.column));
         }
         Ok(self.bytes.slice(offset..))
     }
@@ -155,12 +171,20 @@ impl Stream {
 /// Checks that a seek skipped the `n` values its position names.
 fn skip_exact(skipped: usize, n: usize, column: u32) -> Result<()> {
     if skipped < n {
-        return Err(Error::format(format!(
-            "column {column}: a row-index position skips {n} values where the stream has {skipped}"
-        )));
+        return Err(Error::from(ErrorKind::ShortStream {
+            what: "values a row-index position skips",
+            expected: n as u64,
+            found: skipped as u64,
+        })
+        .at_column(column));
     }
     Ok(())
 }
+
+/// What the run-length decoders decode, as errors say.
+const INT_RLE: &str = "integer run-length encoding";
+const BYTE_RLE: &str = "byte run-length encoding";
+const BOOLEAN_RLE: &str = "boolean run-length encoding";
 
 /// An integer RLE stream.
 struct Ints {
@@ -181,13 +205,15 @@ impl Ints {
     }
 
     fn decode(&mut self, out: &mut [i64]) -> Result<usize> {
-        Ok(self.decoder.decode(out)?)
+        let decoded = self.decoder.decode(out);
+        self.stream.decoded(decoded, INT_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
         self.decoder = IntDecoder::new(self.stream.at(p)?, self.version, self.signed);
         let n = p.count()?;
-        skip_exact(self.decoder.skip(n)?, n, p.column)
+        let skipped = self.decoder.skip(n);
+        skip_exact(self.stream.decoded(skipped, INT_RLE)?, n, p.column)
     }
 }
 
@@ -206,13 +232,15 @@ impl Bytes8 {
     }
 
     fn decode(&mut self, out: &mut [u8]) -> Result<usize> {
-        Ok(self.decoder.decode(out)?)
+        let decoded = self.decoder.decode(out);
+        self.stream.decoded(decoded, BYTE_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
         self.decoder = ByteRleDecoder::new(self.stream.at(p)?);
         let n = p.count()?;
-        skip_exact(self.decoder.skip(n)?, n, p.column)
+        let skipped = self.decoder.skip(n);
+        skip_exact(self.stream.decoded(skipped, BYTE_RLE)?, n, p.column)
     }
 }
 
@@ -231,7 +259,8 @@ impl Bools {
     }
 
     fn decode(&mut self, out: &mut [bool]) -> Result<usize> {
-        Ok(self.decoder.decode(out)?)
+        let decoded = self.decoder.decode(out);
+        self.stream.decoded(decoded, BOOLEAN_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
@@ -240,7 +269,8 @@ impl Bools {
         let bytes = p.count()?;
         let bits = p.count()?;
         let n = bytes.saturating_mul(8).saturating_add(bits);
-        skip_exact(self.decoder.skip(n)?, n, p.column)
+        let skipped = self.decoder.skip(n);
+        skip_exact(self.stream.decoded(skipped, BOOLEAN_RLE)?, n, p.column)
     }
 }
 
@@ -266,16 +296,19 @@ impl Raw {
         Ok(())
     }
 
-    fn take(&mut self, len: usize, column: u32, what: &str) -> Result<&[u8]> {
+    fn take(&mut self, len: usize, stream: &'static str) -> Result<&[u8]> {
         let end = self
             .pos
             .checked_add(len)
             .filter(|&end| end <= self.bytes.len())
             .ok_or_else(|| {
-                Error::format(format!(
-                    "column {column}: the {what} stream ends {} bytes short",
-                    self.pos.saturating_add(len) - self.bytes.len()
-                ))
+                Error::out_of_bounds(
+                    "values",
+                    (self.pos as u64, len as u64),
+                    "the stream",
+                    self.bytes.len() as u64,
+                )
+                .in_stream(stream)
             })?;
         let out = self.bytes.get(self.pos..end).unwrap_or_default();
         self.pos = end;
@@ -283,10 +316,28 @@ impl Raw {
     }
 }
 
+/// The error of a dictionary encoding for a column of `kind`, which is not a string.
+fn dictionary_of(kind: Kind) -> Error {
+    ErrorKind::WrongType {
+        what: "a column of a dictionary encoding",
+        expected: "string, varchar or char",
+        found: kind.name(),
+    }
+    .into()
+}
+
 impl ColumnDecoder {
     /// The decoder of `column` (a type of the file's schema) over the stripe's streams,
     /// with only the columns `selected` says (by column id) among its descendants.
     pub(crate) fn new(
+        column: &TypeDescription,
+        selected: &[bool],
+        streams: &mut StripeStreams,
+    ) -> Result<Self> {
+        Self::build(column, selected, streams).at_column(column.id())
+    }
+
+    fn build(
         column: &TypeDescription,
         selected: &[bool],
         streams: &mut StripeStreams,
@@ -303,10 +354,7 @@ impl ColumnDecoder {
         );
         let kind = column.kind();
         if dictionary && !matches!(kind, Kind::String | Kind::Varchar | Kind::Char) {
-            return Err(Error::format(format!(
-                "column {id} ({}) has a dictionary encoding",
-                kind.name()
-            )));
+            return Err(dictionary_of(kind));
         }
         let present = streams.take(id, StreamKind::Present).map(Bools::new);
         let int = |streams: &mut StripeStreams, stream, signed| {
@@ -404,7 +452,7 @@ impl ColumnDecoder {
         let child = parent
             .children()
             .get(index)
-            .ok_or_else(|| Error::format(format!("column {} lacks child {index}", parent.id())))?;
+            .ok_or_else(|| Error::invalid("child of the column", index).at_column(parent.id()))?;
         Self::new(child, selected, streams)
     }
 
@@ -496,14 +544,18 @@ impl ColumnDecoder {
     ) -> Result<()> {
         // Which slots hold a value.
         let mut mask = std::mem::take(&mut self.mask);
-        let has_nulls = self.read_mask(n, parent, &mut mask)?;
+        let has_nulls = self
+            .read_mask(n, parent, &mut mask)
+            .at_column(self.column)?;
         let count = if has_nulls {
             mask.iter().filter(|&&p| p).count()
         } else {
             n
         };
         let present = if has_nulls { Some(&mask[..]) } else { None };
-        let result = self.read_values(n, count, present, out);
+        let result = self
+            .read_values(n, count, present, out)
+            .at_column(self.column);
         if has_nulls {
             match &mut out.present {
                 Some(p) => {
@@ -559,11 +611,8 @@ impl ColumnDecoder {
         }
     }
 
-    fn short(&self, stream: &str, wanted: usize, got: usize) -> Error {
-        Error::format(format!(
-            "column {}: the {stream} stream ends after {got} of {wanted} values",
-            self.column
-        ))
+    fn short(&self, stream: &'static str, wanted: usize, got: usize) -> Error {
+        short(stream, wanted, got).at_column(self.column)
     }
 
     /// Reads `count` values for the `n` slots (`present` marks the slots that get them).
@@ -576,11 +625,6 @@ impl ColumnDecoder {
         out: &mut Vector,
     ) -> Result<()> {
         let column = self.column;
-        let short = |stream: &str, wanted: usize, got: usize| {
-            Error::format(format!(
-                "column {column}: the {stream} stream ends after {got} of {wanted} values"
-            ))
-        };
         match &mut self.kind {
             Decoder::Boolean(data) => {
                 let values = reuse_bools(out);
@@ -631,7 +675,7 @@ impl ColumnDecoder {
                         v
                     }
                 };
-                let bytes = data.take(count * 4, column, "DATA")?;
+                let bytes = data.take(count * 4, "DATA")?;
                 values.clear();
                 values.extend(
                     bytes
@@ -653,7 +697,7 @@ impl ColumnDecoder {
                         v
                     }
                 };
-                let bytes = data.take(count * 8, column, "DATA")?;
+                let bytes = data.take(count * 8, "DATA")?;
                 values.clear();
                 values.extend(
                     bytes
@@ -678,12 +722,11 @@ impl ColumnDecoder {
                     u64::try_from(len).ok().and_then(|len| sum.checked_add(len))
                 });
                 let total = total.and_then(|t| usize::try_from(t).ok()).ok_or_else(|| {
-                    Error::format(format!(
-                        "column {column}: a string length is negative or too large"
-                    ))
+                    Error::malformed("a string length that is negative or too large")
+                        .in_stream("LENGTH")
                 })?;
                 check_batch_bytes(count, total, &self.limits)?;
-                let bytes = data.take(total, column, "DATA")?;
+                let bytes = data.take(total, "DATA")?;
                 // The values are one run of bytes: cut it by the lengths, a null slot
                 // taking none, in one copy.
                 widths.clear();
@@ -691,9 +734,8 @@ impl ColumnDecoder {
                 for i in 0..n {
                     let width = if present.is_none_or(|p| p.get(i).copied().unwrap_or(false)) {
                         let len = lens.next().copied().unwrap_or(0);
-                        u32::try_from(len).map_err(|_| {
-                            Error::format(format!("column {column}: a string of {len} bytes"))
-                        })?
+                        u32::try_from(len)
+                            .map_err(|_| Error::invalid("string length", len).in_stream("LENGTH"))?
                     } else {
                         0
                     };
@@ -722,9 +764,12 @@ impl ColumnDecoder {
                         .and_then(|id| usize::try_from(id).ok())
                         .and_then(|id| entries.get(id))
                         .ok_or_else(|| {
-                            Error::format(format!(
-                                "column {column}: dictionary id {id} is past the {bound} entries"
-                            ))
+                            Error::out_of_range(
+                                "dictionary id",
+                                u64::try_from(id).unwrap_or(u64::MAX),
+                                bound,
+                            )
+                            .in_stream("DATA")
                         })?;
                     total = total.saturating_add(entry.len());
                 }
@@ -787,9 +832,7 @@ impl ColumnDecoder {
                 ns.clear();
                 for (s, &encoded) in secs.iter_mut().zip(scratch.iter()) {
                     let nano = decode_nanos(encoded).ok_or_else(|| {
-                        Error::format(format!(
-                            "column {column}: nanoseconds {encoded:#x} out of range"
-                        ))
+                        Error::invalid("encoded nanoseconds", encoded).in_stream("SECONDARY")
                     })?;
                     // Apache ORC's writers take the seconds of the UTC instant's
                     // milliseconds truncated toward zero: before 1970 (UTC), a time with
@@ -851,14 +894,19 @@ impl ColumnDecoder {
                         .ok()
                         .filter(|&s| s <= 38)
                         .ok_or_else(|| {
-                            Error::format(format!("column {column}: decimal scale {value_scale}"))
+                            Error::invalid("decimal scale", value_scale).in_stream("SECONDARY")
                         })?;
                     let (v, s) = match *scale {
-                        Some(target) => (rescale(unscaled, value_scale, target).ok_or_else(|| {
-                            Error::format(format!(
-                                "column {column}: decimal {unscaled}e-{value_scale} does not fit scale {target}"
-                            ))
-                        })?, target),
+                        Some(target) => (
+                            rescale(unscaled, value_scale, target).ok_or_else(|| {
+                                ErrorKind::DecimalDoesNotFit {
+                                    unscaled,
+                                    value_scale,
+                                    scale: target,
+                                }
+                            })?,
+                            target,
+                        ),
                         None => (unscaled, value_scale),
                     };
                     values.push(v);
@@ -922,10 +970,12 @@ impl ColumnDecoder {
                     return Err(short("DATA", count, got));
                 }
                 if let Some(&bad) = raw.iter().find(|&&t| usize::from(t) >= alternatives.len()) {
-                    return Err(Error::format(format!(
-                        "column {column}: union tag {bad} but {} alternatives",
-                        alternatives.len()
-                    )));
+                    return Err(Error::out_of_range(
+                        "union tag",
+                        u64::from(bad),
+                        alternatives.len() as u64,
+                    )
+                    .in_stream("DATA"));
                 }
                 let (out_tags, vectors) = union_parts(out);
                 out_tags.clear();
@@ -956,12 +1006,19 @@ impl ColumnDecoder {
         indexes: &dyn Fn(u32) -> Option<&'i RowIndex>,
     ) -> Result<()> {
         let column = self.column;
+        self.seek_group(group, indexes).at_column(column)
+    }
+
+    fn seek_group<'i>(
+        &mut self,
+        group: usize,
+        indexes: &dyn Fn(u32) -> Option<&'i RowIndex>,
+    ) -> Result<()> {
+        let column = self.column;
         let entry = indexes(column)
             .and_then(|index| index.entry.get(group))
             .ok_or_else(|| {
-                Error::format(format!(
-                    "column {column}: no row-index entry for row group {group}"
-                ))
+                Error::invalid("row group without a row-index entry", group).at_column(column)
             })?;
         let mut p = Positions::new(&entry.positions, column);
         if let Some(present) = &mut self.present {
@@ -1056,12 +1113,12 @@ impl Zone {
         if matches!(name, "UTC" | "GMT" | "Etc/UTC" | "Etc/GMT" | "Z" | "") {
             return Ok(Self::Utc);
         }
-        let zone = jiff::tz::TimeZone::get(name)
-            .map_err(|e| Error::unsupported(format!("writer time zone {name:?}: {e}")))?;
+        let zone =
+            jiff::tz::TimeZone::get(name).map_err(|source| ErrorKind::TimeZone { source })?;
         let base = jiff::civil::date(2015, 1, 1)
             .at(0, 0, 0, 0)
             .to_zoned(zone.clone())
-            .map_err(|e| Error::unsupported(format!("writer time zone {name:?}: {e}")))?
+            .map_err(|source| ErrorKind::TimeZone { source })?
             .timestamp()
             .as_second();
         let first = zone
@@ -1259,6 +1316,16 @@ fn union_parts(out: &mut Vector) -> (&mut Vec<u8>, &mut Vec<Vector>) {
     (tags, alternatives)
 }
 
+/// A stream that ends after `got` of the `wanted` values.
+fn short(stream: &'static str, wanted: usize, got: usize) -> Error {
+    Error::from(ErrorKind::ShortStream {
+        what: "values",
+        expected: wanted as u64,
+        found: got as u64,
+    })
+    .in_stream(stream)
+}
+
 /// The offsets of `n` list or map slots from `count` lengths, within `limits`.
 fn read_offsets(
     lengths: &mut Ints,
@@ -1271,9 +1338,7 @@ fn read_offsets(
 ) -> Result<Vec<usize>> {
     let got = fill(scratch, count, |out| lengths.decode(out))?;
     if got < count {
-        return Err(Error::format(format!(
-            "column {column}: the LENGTH stream ends after {got} of {count} values"
-        )));
+        return Err(short("LENGTH", count, got).at_column(column));
     }
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0usize);
@@ -1282,22 +1347,27 @@ fn read_offsets(
     for i in 0..n {
         if present.is_none_or(|p| p.get(i).copied().unwrap_or(false)) {
             let len = lens.next().copied().unwrap_or(0);
-            let len = usize::try_from(len)
-                .map_err(|_| Error::format(format!("column {column}: list length {len}")))?;
+            let len = usize::try_from(len).map_err(|_| {
+                Error::invalid("list or map length", len)
+                    .at_column(column)
+                    .in_stream("LENGTH")
+            })?;
             if len > limits.max_record_values() {
-                return Err(Error::LimitExceeded {
-                    what: "values under one list or map of one row (max_record_values)",
-                    requested: len as u64,
-                    limit: limits.max_record_values() as u64,
-                });
+                return Err(Error::limit(
+                    "values under one list or map of one row (max_record_values)",
+                    len as u64,
+                    limits.max_record_values() as u64,
+                )
+                .at_column(column));
             }
             total = total.saturating_add(len);
             if total > limits.max_batch_values() {
-                return Err(Error::LimitExceeded {
-                    what: "values under the lists or maps of one batch (max_batch_values)",
-                    requested: total as u64,
-                    limit: limits.max_batch_values() as u64,
-                });
+                return Err(Error::limit(
+                    "values under the lists or maps of one batch (max_batch_values)",
+                    total as u64,
+                    limits.max_batch_values() as u64,
+                )
+                .at_column(column));
             }
         }
         offsets.push(total);
@@ -1305,17 +1375,17 @@ fn read_offsets(
     Ok(offsets)
 }
 
-/// [`Error::LimitExceeded`] when `count` values (more than one) of a column's batch
+/// [`ErrorKind::LimitExceeded`] when `count` values (more than one) of a column's batch
 /// would hold `total` bytes of strings or binaries, past [`Limits::max_batch_bytes`].
 /// One value is read whatever its size: its bytes are in memory already (in the stream
 /// or the dictionary), and it costs them once more.
 fn check_batch_bytes(count: usize, total: usize, limits: &Limits) -> Result<()> {
     if count > 1 && total > limits.max_batch_bytes() {
-        return Err(Error::LimitExceeded {
-            what: "bytes of strings or binaries in one batch of a column (max_batch_bytes)",
-            requested: total as u64,
-            limit: limits.max_batch_bytes() as u64,
-        });
+        return Err(Error::limit(
+            "bytes of strings or binaries in one batch of a column (max_batch_bytes)",
+            total as u64,
+            limits.max_batch_bytes() as u64,
+        ));
     }
     Ok(())
 }
@@ -1339,16 +1409,16 @@ fn read_varint_i128(data: &mut Raw, column: u32) -> Result<i128> {
     let mut shift = 0u32;
     loop {
         let byte = *data.bytes.get(data.pos).ok_or_else(|| {
-            Error::format(format!(
-                "column {column}: the decimal DATA stream ends inside a value"
-            ))
+            Error::malformed("the stream ends inside a decimal")
+                .at_column(column)
+                .in_stream("DATA")
         })?;
         data.pos += 1;
         let bits = u128::from(byte & 0x7f);
         if shift >= 128 || (shift > 121 && bits >> (128 - shift) != 0) {
-            return Err(Error::format(format!(
-                "column {column}: a decimal is wider than 128 bits"
-            )));
+            return Err(Error::unsupported("decimal wider than 128 bits", None)
+                .at_column(column)
+                .in_stream("DATA"));
         }
         value |= bits << shift;
         shift += 7;
@@ -1401,17 +1471,20 @@ fn read_dictionary(
     // Entries are distinct, so all but one (the empty string) take a byte at least: a
     // larger claim cannot be true and must not size an allocation.
     if size > data.len() + 1 {
-        return Err(Error::format(format!(
-            "column {column}: a dictionary of {size} entries in {} bytes",
-            data.len()
-        )));
+        return Err(Error::from(ErrorKind::DictionaryTooLarge {
+            entries: size as u64,
+            bytes: data.len() as u64,
+        })
+        .at_column(column));
     }
     let mut lens = vec![0i64; size];
-    let got = IntDecoder::new(lengths, version, false).decode(&mut lens)?;
+    let got = IntDecoder::new(lengths, version, false)
+        .decode(&mut lens)
+        .decoding("dictionary lengths")
+        .at_column(column)
+        .in_stream("LENGTH")?;
     if got < size {
-        return Err(Error::format(format!(
-            "column {column}: the dictionary LENGTH stream ends after {got} of {size} values"
-        )));
+        return Err(short("LENGTH", size, got).at_column(column));
     }
     let mut entries = ByteArrayBatch::with_capacity(size, data.len());
     let mut start = 0usize;
@@ -1421,10 +1494,14 @@ fn read_dictionary(
             .and_then(|len| start.checked_add(len))
             .filter(|&end| end <= data.len())
             .ok_or_else(|| {
-                Error::format(format!(
-                    "column {column}: dictionary entry of length {len} past the {} bytes of DICTIONARY_DATA",
-                    data.len()
-                ))
+                Error::out_of_bounds(
+                    "dictionary entry",
+                    (start as u64, u64::try_from(len).unwrap_or(u64::MAX)),
+                    "the stream",
+                    data.len() as u64,
+                )
+                .at_column(column)
+                .in_stream("DICTIONARY_DATA")
             })?;
         entries.push(data.get(start..end).unwrap_or_default())?;
         start = end;

@@ -14,7 +14,7 @@ use parquet_core::io::Source;
 use parquet_core::{Predicate, Row};
 use prost::Message;
 
-use crate::error::{Error, Result};
+use crate::error::{Context as _, Error, ErrorKind, ProtoContext as _, Result};
 use crate::limits::Limits;
 use crate::proto;
 use crate::row::{column_names, row_at};
@@ -125,7 +125,7 @@ impl ReadOptions {
     /// with: [`OrcReader::open_with`]): a batch holds fewer rows than the batch size
     /// when its strings would pass [`Limits::max_batch_bytes`]; values under lists and
     /// maps past [`Limits::max_batch_values`] or [`Limits::max_record_values`] are
-    /// [`Error::LimitExceeded`] before anything is allocated for them.
+    /// [`ErrorKind::LimitExceeded`] before anything is allocated for them.
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = Some(limits);
@@ -186,8 +186,10 @@ impl<S: Source> OrcReader<S> {
     ///
     /// # Errors
     ///
-    /// [`Error::Format`] when the file is not ORC or its tail is malformed,
-    /// [`Error::LimitExceeded`] when it is past a limit, [`Error::Io`] from the source.
+    /// [`ErrorKind::NotOrc`] when the file is not ORC, [`ErrorKind::Malformed`] and the
+    /// other kinds of the file's errors when its tail is malformed,
+    /// [`ErrorKind::LimitExceeded`] when it is past a limit, [`ErrorKind::Io`] from the
+    /// source.
     pub fn open(source: S) -> Result<Self> {
         Self::open_with(source, Limits::default())
     }
@@ -202,41 +204,28 @@ impl<S: Source> OrcReader<S> {
     pub fn open_with(source: S, limits: Limits) -> Result<Self> {
         let len = source.len()?;
         if len < 4 {
-            return Err(Error::format(format!(
-                "{len} bytes: too short for an ORC file"
-            )));
+            return Err(ErrorKind::NotOrc {
+                what: "too short, fewer than 4 bytes",
+                found: None,
+            }
+            .into());
         }
         let tail_start = len - len.min(TAIL_READ);
         let tail = source.read_at(tail_start, size(len - tail_start)?)?;
         let ps_len = u64::from(*tail.last().unwrap_or(&0));
         if ps_len == 0 || ps_len + 1 > len {
-            return Err(Error::format(format!(
-                "postscript length {ps_len} in a file of {len} bytes"
-            )));
+            // The last byte, at `len - 1`.
+            return Err(Error::invalid("postscript length", ps_len).at_offset(len - 1));
         }
         let ps_start = len - 1 - ps_len;
         let ps_bytes = tail
             .get(size(ps_start - tail_start)?..tail.len() - 1)
-            .ok_or_else(|| Error::format("the postscript is cut short"))?;
-        let postscript = proto::PostScript::decode(ps_bytes).map_err(|e| {
-            Error::format(format!(
-                "not an ORC file: the postscript does not decode ({e})"
-            ))
-        })?;
-        match postscript.magic.as_deref() {
-            Some("ORC") => {}
-            Some(other) => {
-                return Err(Error::format(format!(
-                    "not an ORC file: postscript magic {other:?}"
-                )));
-            }
-            None => {
-                // Hive 0.11 files may lack the postscript magic: the header must have it.
-                if source.read_at(0, 3)?.as_ref() != b"ORC" {
-                    return Err(Error::format("not an ORC file: no \"ORC\" magic"));
-                }
-            }
-        }
+            .ok_or_else(|| Error::malformed("the postscript is cut short").at_offset(ps_start))?;
+        // Not ORC, most likely, when the postscript does not decode.
+        let postscript = proto::PostScript::decode(ps_bytes)
+            .proto("postscript (not an ORC file?)")
+            .at_offset(ps_start)?;
+        check_magic(&source, &postscript)?;
         let version = FileVersion::of(&postscript.version);
         let compression = OrcCompression::from_proto(postscript.compression.unwrap_or(0))?;
         let block_size = postscript
@@ -259,25 +248,37 @@ impl<S: Source> OrcReader<S> {
             .checked_sub(footer_len)
             .filter(|&s| s >= 3)
             .ok_or_else(|| {
-                Error::format(format!("footer of {footer_len} bytes in a file of {len}"))
+                Error::too_many(
+                    "bytes of the footer, for those between the header and the postscript",
+                    footer_len,
+                    ps_start.saturating_sub(3),
+                )
             })?;
         let metadata_start = footer_start
             .checked_sub(metadata_len)
             .filter(|&s| s >= 3)
             .ok_or_else(|| {
-                Error::format(format!(
-                    "metadata of {metadata_len} bytes in a file of {len}"
-                ))
+                Error::too_many(
+                    "bytes of the metadata, for those between the header and the footer",
+                    metadata_len,
+                    footer_start.saturating_sub(3),
+                )
             })?;
-        let footer_bytes = read_range(&source, &tail, tail_start, footer_start, footer_len)?;
-        let footer_bytes = decompress(&mut chunks, &footer_bytes, "footer", &limits)?;
-        let footer = proto::Footer::decode(footer_bytes.as_slice())?;
+        let footer_bytes = read_range(&source, &tail, tail_start, footer_start, footer_len)
+            .at_offset(footer_start)?;
+        let footer_bytes =
+            decompress(&mut chunks, &footer_bytes, "footer", &limits).at_offset(footer_start)?;
+        let footer = proto::Footer::decode(footer_bytes.as_slice())
+            .proto("footer")
+            .at_offset(footer_start)?;
         let schema = TypeDescription::from_proto(&footer.types)?;
         if schema.kind() != Kind::Struct {
-            return Err(Error::format(format!(
-                "the root type is {}, not a struct",
-                schema.kind().name()
-            )));
+            return Err(ErrorKind::WrongType {
+                what: "the root type",
+                expected: "struct",
+                found: schema.kind().name(),
+            }
+            .into());
         }
 
         check_limit(
@@ -424,6 +425,14 @@ impl<S: Source> OrcReader<S> {
         if len == 0 {
             return Ok(Vec::new());
         }
+        self.read_stripe_statistics(offset, len).at_offset(offset)
+    }
+
+    fn read_stripe_statistics(
+        &self,
+        offset: u64,
+        len: u64,
+    ) -> Result<Vec<proto::StripeStatistics>> {
         let bytes = self.source.read_at(offset, size(len)?)?;
         let mut chunks = ChunkDecoder::new(self.compression, self.block_size)?;
         let bytes = decompress(&mut chunks, &bytes, "metadata", &self.limits)?;
@@ -431,11 +440,11 @@ impl<S: Source> OrcReader<S> {
         // `repeated ColumnStatistics colStats = 1`.
         let stripes = messages(&bytes, 1)?;
         if stripes.len() > self.stripes.len() {
-            return Err(Error::format(format!(
-                "the metadata holds the statistics of {} stripes, the file has {}",
-                stripes.len(),
-                self.stripes.len()
-            )));
+            return Err(Error::too_many(
+                "statistics of stripes in the metadata, for the file's stripes",
+                stripes.len() as u64,
+                self.stripes.len() as u64,
+            ));
         }
         let columns = self.schema.column_count();
         stripes
@@ -444,12 +453,16 @@ impl<S: Source> OrcReader<S> {
             .map(|(i, stripe)| {
                 let count = messages(stripe, 1)?.len();
                 if count > columns {
-                    return Err(Error::format(format!(
-                        "the metadata holds the statistics of {count} columns for stripe \
-                         {i}, the file has {columns}"
-                    )));
+                    return Err(Error::too_many(
+                        "statistics of columns in the metadata, for the schema's columns",
+                        count as u64,
+                        columns as u64,
+                    )
+                    .at_stripe(i));
                 }
-                Ok(proto::StripeStatistics::decode(stripe)?)
+                proto::StripeStatistics::decode(stripe)
+                    .proto("stripe statistics")
+                    .at_stripe(i)
             })
             .collect()
     }
@@ -463,9 +476,22 @@ impl<S: Source> OrcReader<S> {
     /// When the stripe's footer or an index is malformed, or an index holds more
     /// entries than the stripe has groups of rows (counted before it is decoded).
     pub fn row_indexes(&self, index: usize) -> Result<Vec<(u32, proto::RowIndex)>> {
-        let info = self.stripes.get(index).ok_or_else(|| {
-            Error::invalid_input(format!("stripe {index} of {}", self.stripes.len()))
-        })?;
+        let info = self.stripe_info(index)?;
+        self.read_row_indexes(info).at_stripe(index)
+    }
+
+    /// Stripe `index`'s place.
+    fn stripe_info(&self, index: usize) -> Result<&StripeInfo> {
+        self.stripes.get(index).ok_or_else(|| {
+            ErrorKind::NoSuchStripe {
+                index,
+                count: self.stripes.len(),
+            }
+            .into()
+        })
+    }
+
+    fn read_row_indexes(&self, info: &StripeInfo) -> Result<Vec<(u32, proto::RowIndex)>> {
         let stride = u64::from(self.row_index_stride());
         if stride == 0 {
             return Ok(Vec::new());
@@ -478,18 +504,12 @@ impl<S: Source> OrcReader<S> {
             if stream.kind != proto::stream::Kind::RowIndex as i32 {
                 continue;
             }
-            let bytes = self.source.read_at(stream.offset, size(stream.length)?)?;
-            let bytes = decompress(&mut chunks, &bytes, "row index", &self.limits)?;
-            // `RowIndex` is `repeated RowIndexEntry entry = 1`.
-            let entries = messages(&bytes, 1)?.len();
-            if entries as u64 > groups {
-                return Err(Error::format(format!(
-                    "stripe {index}: the row index of column {} has {entries} entries for \
-                     {groups} groups of rows",
-                    stream.column
-                )));
-            }
-            indexes.push((stream.column, proto::RowIndex::decode(bytes.as_slice())?));
+            let index = self
+                .read_row_index(stream, groups, &mut chunks)
+                .at_column(stream.column)
+                .in_stream("ROW_INDEX")
+                .at_offset(stream.offset)?;
+            indexes.push((stream.column, index));
         }
         Ok(indexes)
     }
@@ -500,11 +520,30 @@ impl<S: Source> OrcReader<S> {
     ///
     /// When the index is out of range or the footer is malformed.
     pub fn stripe_footer(&self, index: usize) -> Result<StripeFooter> {
-        let info = self.stripes.get(index).ok_or_else(|| {
-            Error::invalid_input(format!("stripe {index} of {}", self.stripes.len()))
-        })?;
+        let info = self.stripe_info(index)?;
         let mut chunks = ChunkDecoder::new(self.compression, self.block_size)?;
-        self.read_stripe_footer(info, &mut chunks)
+        self.read_stripe_footer(info, &mut chunks).at_stripe(index)
+    }
+
+    /// One column's row index, of a stripe of `groups` groups of rows.
+    fn read_row_index(
+        &self,
+        stream: &StreamInfo,
+        groups: u64,
+        chunks: &mut ChunkDecoder,
+    ) -> Result<proto::RowIndex> {
+        let bytes = self.source.read_at(stream.offset, size(stream.length)?)?;
+        let bytes = decompress(chunks, &bytes, "row index", &self.limits)?;
+        // `RowIndex` is `repeated RowIndexEntry entry = 1`.
+        let entries = messages(&bytes, 1)?.len();
+        if entries as u64 > groups {
+            return Err(Error::too_many(
+                "entries of the row index, for the stripe's groups of rows",
+                entries as u64,
+                groups,
+            ));
+        }
+        proto::RowIndex::decode(bytes.as_slice()).proto("row index")
     }
 
     fn read_stripe_footer(
@@ -514,7 +553,7 @@ impl<S: Source> OrcReader<S> {
     ) -> Result<StripeFooter> {
         let at = info.offset + info.index_length + info.data_length;
         let bytes = self.source.read_at(at, size(info.footer_length)?)?;
-        let bytes = decompress(chunks, &bytes, "stripe footer", &self.limits)?;
+        let bytes = decompress(chunks, &bytes, "stripe footer", &self.limits).at_offset(at)?;
         StripeFooter::decode(
             &bytes,
             info.offset,
@@ -547,8 +586,8 @@ impl<S: Source> OrcReader<S> {
                 name.split('.').collect()
             };
             for part in parts {
-                t = t.field(part).ok_or_else(|| {
-                    Error::invalid_input(format!("no column {name:?} in {}", self.schema))
+                t = t.field(part).ok_or_else(|| ErrorKind::NoSuchColumn {
+                    name: name.as_str().into(),
                 })?;
                 select(t.id());
             }
@@ -598,6 +637,30 @@ impl<S: Source> OrcReader<S> {
     }
 }
 
+/// Checks the postscript's magic, or when it has none (Hive 0.11 files may lack it), the
+/// header's.
+fn check_magic<S: Source>(source: &S, postscript: &proto::PostScript) -> Result<()> {
+    match postscript.magic.as_deref() {
+        Some("ORC") => Ok(()),
+        Some(other) => Err(ErrorKind::NotOrc {
+            what: "postscript magic",
+            found: Some(other.as_bytes().into()),
+        }
+        .into()),
+        None => {
+            let header = source.read_at(0, 3)?;
+            if header.as_ref() == b"ORC" {
+                return Ok(());
+            }
+            Err(ErrorKind::NotOrc {
+                what: "no postscript magic, and the first bytes are",
+                found: Some(header.as_ref().into()),
+            }
+            .into())
+        }
+    }
+}
+
 /// The stripes of a footer, each checked to lie before the metadata at `data_end` and
 /// after the one before it (stripes that overlap, or come out of order, would be read
 /// again and again: a million of them at the same bytes, say).
@@ -621,19 +684,27 @@ fn stripe_infos(footer: &proto::Footer, data_end: u64, limits: &Limits) -> Resul
             "stripe footer size",
             info.footer_length,
             limits.max_footer_size(),
-        )?;
+        )
+        .at_stripe(i)?;
         if info.offset < 3 || end.is_none_or(|e| e > data_end) {
-            return Err(Error::format(format!(
-                "stripe {i} at {} of {} + {} + {} bytes is outside the file's data",
-                info.offset, info.index_length, info.data_length, info.footer_length
-            )));
+            let len = (info.index_length)
+                .saturating_add(info.data_length)
+                .saturating_add(info.footer_length);
+            return Err(Error::out_of_bounds(
+                "stripe",
+                (info.offset, len),
+                "the file's data after its header",
+                data_end,
+            )
+            .at_stripe(i));
         }
         if info.offset < previous_end {
-            return Err(Error::format(format!(
-                "stripe {i} at {} starts before the end of the stripe before it, at \
-                 {previous_end}: stripes overlap or are out of order",
-                info.offset
-            )));
+            return Err(Error::from(ErrorKind::Overlap {
+                what: "stripe",
+                start: info.offset,
+                previous_end,
+            })
+            .at_stripe(i));
         }
         previous_end = end.unwrap_or(data_end);
         stripes.push(info);
@@ -655,7 +726,12 @@ fn prune(t: &TypeDescription, selected: &[bool]) -> TypeDescription {
 
 /// A length or count of the file as a `usize`.
 fn size(n: u64) -> Result<usize> {
-    usize::try_from(n).map_err(|_| Error::format(format!("{n} is past this platform's memory")))
+    usize::try_from(n).map_err(|_| {
+        Error::unsupported(
+            "size past this platform's memory",
+            Some(i64::try_from(n).unwrap_or(i64::MAX)),
+        )
+    })
 }
 
 fn read_range<S: Source>(
@@ -670,7 +746,7 @@ fn read_range<S: Source>(
         return tail
             .get(from..from + size(len)?)
             .map(<[u8]>::to_vec)
-            .ok_or_else(|| Error::format("the tail is cut short"));
+            .ok_or_else(|| Error::malformed("the tail is cut short"));
     }
     Ok(source.read_at(start, size(len)?)?.to_vec())
 }
@@ -681,23 +757,30 @@ fn messages(mut bytes: &[u8], field: u32) -> Result<Vec<&[u8]>> {
     use prost::encoding::{WireType, decode_key, decode_varint};
     let mut found = Vec::new();
     while !bytes.is_empty() {
-        let (tag, wire_type) = decode_key(&mut bytes)?;
+        let (tag, wire_type) = decode_key(&mut bytes).proto("protobuf field key")?;
         let len = match wire_type {
             WireType::Varint => {
-                decode_varint(&mut bytes)?;
+                decode_varint(&mut bytes).proto("protobuf varint")?;
                 0
             }
             WireType::SixtyFourBit => 8,
             WireType::ThirtyTwoBit => 4,
-            WireType::LengthDelimited => usize::try_from(decode_varint(&mut bytes)?)
-                .map_err(|_| Error::format("a protobuf field longer than memory"))?,
+            WireType::LengthDelimited => {
+                let len = decode_varint(&mut bytes).proto("protobuf field length")?;
+                usize::try_from(len).map_err(|_| {
+                    Error::unsupported(
+                        "protobuf field longer than memory, bytes",
+                        i64::try_from(len).ok(),
+                    )
+                })?
+            }
             WireType::StartGroup | WireType::EndGroup => {
-                return Err(Error::format("a protobuf group, which ORC never uses"));
+                return Err(Error::malformed("a protobuf group, which ORC never uses"));
             }
         };
         let (value, rest) = bytes
             .split_at_checked(len)
-            .ok_or_else(|| Error::format("a protobuf field past the end of its message"))?;
+            .ok_or_else(|| Error::malformed("a protobuf field past the end of its message"))?;
         if tag == field && wire_type == WireType::LengthDelimited {
             found.push(value);
         }
@@ -706,14 +789,10 @@ fn messages(mut bytes: &[u8], field: u32) -> Result<Vec<&[u8]>> {
     Ok(found)
 }
 
-/// [`Error::LimitExceeded`] when `requested` is past `limit`.
-fn check_limit(what: &'static str, requested: u64, limit: u64) -> Result<()> {
-    if requested > limit {
-        return Err(Error::LimitExceeded {
-            what,
-            requested,
-            limit,
-        });
+/// [`ErrorKind::LimitExceeded`] when `value` is past `max`.
+fn check_limit(limit: &'static str, value: u64, max: u64) -> Result<()> {
+    if value > max {
+        return Err(Error::limit(limit, value, max));
     }
     Ok(())
 }
@@ -723,7 +802,7 @@ fn check_limit(what: &'static str, requested: u64, limit: u64) -> Result<()> {
 fn decompress(
     chunks: &mut ChunkDecoder,
     bytes: &[u8],
-    what: &str,
+    what: &'static str,
     limits: &Limits,
 ) -> Result<Vec<u8>> {
     let mut out = Vec::new();
@@ -732,9 +811,9 @@ fn decompress(
     chunks.set_max_output(usize::try_from(limits.max_footer_size()).unwrap_or(usize::MAX));
     let decoded = chunks.decode_stream(bytes, &mut out, &mut starts);
     chunks.set_max_output(max_output);
-    decoded.map_err(|e| match e {
-        Error::LimitExceeded { .. } => e,
-        e => Error::format(format!("the {what}: {e}")),
+    decoded.map_err(|e| match e.into_kind() {
+        ErrorKind::Decode { source, .. } => Error::decode(what, source),
+        kind => kind.into(),
     })?;
     Ok(out)
 }
@@ -832,8 +911,15 @@ impl<'a, S: Source> Batches<'a, S> {
     ///
     /// # Errors
     ///
-    /// When the file is malformed.
+    /// When the file is malformed (the error's [`Location`](crate::Location) says in
+    /// which stripe, and where it is known, column and stream).
     pub fn next_into(&mut self, batch: &mut Batch) -> Result<bool> {
+        let filled = self.fill(batch);
+        // `next_stripe` is past the stripe being read, or being opened.
+        filled.at_stripe(self.next_stripe.saturating_sub(1))
+    }
+
+    fn fill(&mut self, batch: &mut Batch) -> Result<bool> {
         loop {
             if self.row >= self.stripe_rows {
                 if !self.next_stripe()? {
@@ -1072,7 +1158,8 @@ impl<S: Source> Iterator for Rows<'_, S> {
                 }
             }
         }
-        let row = row_at(&self.batch, &self.batches.schema, &self.names, self.next);
+        let row = row_at(&self.batch, &self.batches.schema, &self.names, self.next)
+            .at_stripe(self.batches.next_stripe.saturating_sub(1));
         self.next += 1;
         if row.is_err() {
             self.batches.failed = true;

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use parquet_core::io::Source;
 use prost::Message;
 
-use crate::error::{Error, Result};
+use crate::error::{Context as _, Error, ProtoContext as _, Result};
 use crate::limits::Limits;
 use crate::proto::{self, column_encoding::Kind as EncodingKind, stream::Kind as StreamKind};
 use crate::schema::{Kind, TypeDescription};
@@ -33,6 +33,12 @@ impl StreamInfo {
             |k| k.as_str_name().to_owned(),
         )
     }
+
+    /// The kind's name (`PRESENT`, `DATA`, ...), or `unknown` when unknown: where an
+    /// error says it is.
+    fn kind_str(&self) -> &'static str {
+        StreamKind::try_from(self.kind).map_or("unknown", |k| k.as_str_name())
+    }
 }
 
 /// A stripe's footer, decoded: its streams with their places, the encoding of each
@@ -57,11 +63,16 @@ impl StripeFooter {
         data_length: u64,
         columns: usize,
     ) -> Result<Self> {
-        let footer = proto::StripeFooter::decode(bytes)?;
+        let footer = proto::StripeFooter::decode(bytes)
+            .proto("stripe footer")
+            .at_offset(offset)?;
         let end = offset
             .checked_add(index_length)
             .and_then(|o| o.checked_add(data_length))
-            .ok_or_else(|| Error::format("stripe areas overflow"))?;
+            .ok_or_else(|| {
+                Error::malformed("the stripe's index and data areas end past 2^64 bytes")
+                    .at_offset(offset)
+            })?;
         let mut at = offset;
         let mut streams = Vec::with_capacity(footer.streams.len());
         for s in &footer.streams {
@@ -70,12 +81,18 @@ impl StripeFooter {
                 .checked_add(length)
                 .filter(|&n| n <= end)
                 .ok_or_else(|| {
-                    Error::format(format!(
-                        "stripe at {offset}: stream of column {} ({} bytes) ends past the stripe's {} bytes",
-                        s.column.unwrap_or(0),
-                        length,
-                        end - offset
-                    ))
+                    Error::out_of_bounds(
+                        "stream",
+                        (at - offset, length),
+                        "the stripe's index and data",
+                        end - offset,
+                    )
+                    .at_column(s.column.unwrap_or(0))
+                    .in_stream(
+                        StreamKind::try_from(s.kind.unwrap_or(-1))
+                            .map_or("unknown", |k| k.as_str_name()),
+                    )
+                    .at_offset(offset)
                 })?;
             streams.push(StreamInfo {
                 column: s.column.unwrap_or(0),
@@ -86,10 +103,12 @@ impl StripeFooter {
             at = next;
         }
         if footer.columns.len() < columns {
-            return Err(Error::format(format!(
-                "stripe at {offset}: {} column encodings for {columns} columns",
-                footer.columns.len()
-            )));
+            return Err(Error::mismatch(
+                "column encodings of the stripe footer",
+                columns as u64,
+                footer.columns.len() as u64,
+            )
+            .at_offset(offset));
         }
         Ok(Self {
             streams,
@@ -106,6 +125,8 @@ pub(crate) struct Stream {
     pub(crate) bytes: Bytes,
     pub(crate) starts: Vec<(u64, u64)>,
     pub(crate) compressed: bool,
+    /// Its kind's name, for errors.
+    pub(crate) kind: Option<&'static str>,
 }
 
 /// The decompressed streams of the selected columns of one stripe, handed out to the
@@ -155,14 +176,23 @@ impl StripeStreams {
         if let (Some(first), Some(last)) = (wanted.first(), wanted.last()) {
             let start = first.offset;
             let end = last.offset + last.length;
-            let span = usize::try_from(end - start)
-                .map_err(|_| Error::format("a stripe larger than memory"))?;
-            let bytes = source.read_at(start, span)?;
+            let span = usize::try_from(end - start).map_err(|_| {
+                Error::unsupported(
+                    "stripe larger than this platform's memory, bytes",
+                    i64::try_from(end - start).ok(),
+                )
+                .at_offset(start)
+            })?;
+            let bytes = source
+                .read_at(start, span)
+                .map_err(|e| Error::from(e).at_offset(start))?;
             if bytes.len() != span {
-                return Err(Error::format(format!(
-                    "stripe data at {start}: {span} bytes expected, {} read",
-                    bytes.len()
-                )));
+                return Err(Error::mismatch(
+                    "bytes read of the stripe's streams",
+                    span as u64,
+                    bytes.len() as u64,
+                )
+                .at_offset(start));
             }
             for s in wanted {
                 // Inside the span read, which fits in memory.
@@ -172,11 +202,16 @@ impl StripeStreams {
                 chunks.set_stop_after(bound(s.column, s.kind).unwrap_or(usize::MAX));
                 let decoded = decode(chunks, raw, s.kind, buffers);
                 chunks.set_stop_after(usize::MAX);
-                let decoded = decoded.map_err(|e| {
-                    Error::format(format!("column {} stream {}: {e}", s.column, s.kind_name()))
-                })?;
+                let decoded = decoded
+                    .at_column(s.column)
+                    .in_stream(s.kind_str())
+                    .at_offset(s.offset)?;
                 if s.kind == StreamKind::RowIndex as i32 {
-                    indexes.insert(s.column, proto::RowIndex::decode(decoded.bytes.as_ref())?);
+                    let index = proto::RowIndex::decode(decoded.bytes.as_ref())
+                        .proto("row index")
+                        .at_column(s.column)
+                        .at_offset(s.offset)?;
+                    indexes.insert(s.column, index);
                 } else {
                     streams.insert((s.column, s.kind), decoded);
                 }
@@ -197,10 +232,10 @@ impl StripeStreams {
         let encoding = self
             .encodings
             .get(column as usize)
-            .ok_or_else(|| Error::format(format!("column {column} has no encoding")))?;
+            .ok_or_else(|| Error::malformed("a column without an encoding").at_column(column))?;
         let raw = encoding.kind.unwrap_or(0);
         EncodingKind::try_from(raw)
-            .map_err(|_| Error::format(format!("column {column} has unknown encoding {raw}")))
+            .map_err(|_| Error::invalid("column encoding", raw).at_column(column))
     }
 
     /// The dictionary size of a column.
@@ -208,7 +243,9 @@ impl StripeStreams {
         self.encodings
             .get(column as usize)
             .and_then(|e| e.dictionary_size)
-            .ok_or_else(|| Error::format(format!("column {column}: a dictionary without a size")))
+            .ok_or_else(|| {
+                Error::malformed("a dictionary encoding without a size").at_column(column)
+            })
     }
 
     /// The stream of `column` of `kind`, if the stripe has it.
@@ -220,7 +257,10 @@ impl StripeStreams {
     /// column without values may omit its streams; a reader that needs values from it
     /// then finds it short).
     pub(crate) fn require(&mut self, column: u32, kind: StreamKind) -> Stream {
-        self.take(column, kind).unwrap_or_default()
+        self.take(column, kind).unwrap_or_else(|| Stream {
+            kind: Some(kind.as_str_name()),
+            ..Stream::default()
+        })
     }
 }
 
@@ -337,6 +377,7 @@ fn decode(
         bytes,
         starts,
         compressed: chunks.compression().is_compressed(),
+        kind: StreamKind::try_from(kind).ok().map(|k| k.as_str_name()),
     })
 }
 

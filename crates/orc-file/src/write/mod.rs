@@ -13,7 +13,7 @@ use parquet_core::Row;
 use parquet_core::io::Sink;
 use prost::Message;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::proto;
 use crate::rle::RleVersion;
 use crate::schema::{Kind, TypeDescription};
@@ -88,9 +88,10 @@ const ROW_BUFFER_BYTES: usize = 64 << 20;
 /// # Ok::<(), orc_file::Error>(())
 /// ```
 ///
-/// Refused input ([`Error::InvalidInput`]: a batch or row that does not match the
+/// Refused input ([`ErrorKind::is_input`]: a batch or row that does not match the
 /// schema) leaves the writer as it was; it can go on. A failure of the sink or of a
-/// codec leaves the file incomplete: every later call returns an error.
+/// codec leaves the file incomplete: every later call returns
+/// [`ErrorKind::WriterFailed`].
 ///
 /// What the tail says of the writer: the postscript's `writerVersion` is 9 (ORC-14,
 /// Apache ORC's current one) and the footer's `writer` is left unset, so readers apply
@@ -119,7 +120,7 @@ pub struct OrcWriter<W: Sink> {
     rows_written: u64,
     user_metadata: BTreeMap<String, Vec<u8>>,
     row_buffer: RowBuffer,
-    failed: Option<String>,
+    failed: bool,
 }
 
 impl<W: Sink> OrcWriter<W> {
@@ -128,20 +129,25 @@ impl<W: Sink> OrcWriter<W> {
     ///
     /// # Errors
     ///
-    /// - [`Error::InvalidInput`] for a schema whose root is not a struct, a `timestamp
+    /// - [`ErrorKind::InvalidInput`] for a schema whose root is not a struct, a `timestamp
     ///   with local time zone` in a version 0.11 file, or options out of range (block
     ///   size, time zone, compression level);
-    /// - [`Error::Unsupported`] for a codec this build lacks;
-    /// - [`Error::Io`] when the sink fails.
+    /// - [`ErrorKind::CodecDisabled`] for a codec this build lacks;
+    /// - [`ErrorKind::Io`] when the sink fails.
     pub fn new(mut sink: W, schema: TypeDescription, options: WriterOptions) -> Result<Self> {
         if schema.kind() != Kind::Struct {
-            return Err(Error::invalid_input(format!(
-                "the schema of an ORC file is a struct, not {schema}"
-            )));
+            return Err(ErrorKind::InvalidInput {
+                what: "a schema whose root is not a struct",
+                kind: Some(schema.kind().name()),
+                value: None,
+                slot: None,
+            }
+            .into());
         }
         if schema.id() != 0 {
-            return Err(Error::invalid_input(
-                "the schema must be a root type (column id 0)",
+            return Err(Error::input_value(
+                "a schema that is not a root type (of column id 0), but of column id",
+                Some(schema.id()),
             ));
         }
         options.validate()?;
@@ -151,7 +157,7 @@ impl<W: Sink> OrcWriter<W> {
                 .iter()
                 .any(|t| t.kind() == Kind::TimestampInstant)
         {
-            return Err(Error::invalid_input(
+            return Err(Error::input(
                 "timestamp with local time zone needs ORC version 0.12",
             ));
         }
@@ -192,7 +198,7 @@ impl<W: Sink> OrcWriter<W> {
             rows_in_group: 0,
             rows_written: 0,
             user_metadata: BTreeMap::new(),
-            failed: None,
+            failed: false,
         })
     }
 
@@ -222,20 +228,18 @@ impl<W: Sink> OrcWriter<W> {
     }
 
     fn check_usable(&self) -> Result<()> {
-        match &self.failed {
-            Some(what) => Err(Error::invalid_input(format!(
-                "the writer failed earlier and cannot go on: {what}"
-            ))),
-            None => Ok(()),
+        if self.failed {
+            return Err(ErrorKind::WriterFailed.into());
         }
+        Ok(())
     }
 
     /// Runs `f`, marking the writer failed if it fails (a failure past validation leaves
     /// the file incomplete).
     fn guarded(&mut self, f: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let result = f(self);
-        if let Err(e) = &result {
-            self.failed = Some(e.to_string());
+        if result.is_err() {
+            self.failed = true;
         }
         result
     }
@@ -244,7 +248,8 @@ impl<W: Sink> OrcWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] when the batch does not match the schema (the number or
+    /// An input error ([`ErrorKind::is_input`], the [`Location`](crate::Location)'s
+    /// column saying which) when the batch does not match the schema (the number or
     /// kinds of vectors, their lengths, a value out of range for its type, text that is
     /// not UTF-8, a decimal that does not fit, a union tag without an alternative):
     /// nothing of it is written and the writer goes on. Errors of the sink or the codec
@@ -280,7 +285,8 @@ impl<W: Sink> OrcWriter<W> {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] when a value does not fit its column (another kind, an
+    /// An input error ([`ErrorKind::is_input`], the [`Location`](crate::Location)'s
+    /// column saying which) when a value does not fit its column (another kind, an
     /// integer out of the column's range, a char or varchar value longer than the
     /// column's length, a decimal with more digits than the column's precision or scale
     /// allows, a field the schema does not have): nothing of the row is written and the
@@ -550,10 +556,11 @@ impl<W: Sink> OrcWriter<W> {
         };
         let postscript_bytes = postscript.encode_to_vec();
         let postscript_length = u8::try_from(postscript_bytes.len()).map_err(|_| {
-            Error::invalid_input(format!(
-                "a postscript of {} bytes (at most 255)",
-                postscript_bytes.len()
-            ))
+            Error::limit(
+                "postscript size (a byte counts it)",
+                postscript_bytes.len() as u64,
+                255,
+            )
         })?;
         self.sink.write_all(&metadata_bytes)?;
         self.sink.write_all(&footer_bytes)?;

@@ -52,9 +52,9 @@ impl FromStr for OrcVersion {
         match s.trim() {
             "0.11" | "v0" | "V0" => Ok(Self::V0_11),
             "0.12" | "v1" | "V1" => Ok(Self::V0_12),
-            other => Err(Error::invalid_input(format!(
-                "ORC file version {other:?}: expected 0.11 or 0.12"
-            ))),
+            _ => Err(Error::input(
+                "ORC file version: expected 0.11 or 0.12 (v0 or v1)",
+            )),
         }
     }
 }
@@ -234,26 +234,25 @@ impl WriterOptions {
     /// Checks the settings that can be wrong on their own.
     pub(crate) fn validate(&self) -> Result<()> {
         if self.compression.is_compressed() && !(1..=MAX_CHUNK_LEN).contains(&self.block_size) {
-            return Err(Error::invalid_input(format!(
-                "compression block size {}: must be 1 to {MAX_CHUNK_LEN}",
-                self.block_size
-            )));
+            return Err(Error::input_value(
+                "compression block size out of range (1 to 8388607)",
+                Some(self.block_size as i128),
+            ));
         }
         if u32::try_from(self.row_index_stride).is_err() {
-            return Err(Error::invalid_input(format!(
-                "row index stride {}: must fit 32 bits",
-                self.row_index_stride
-            )));
+            return Err(Error::input_value(
+                "row index stride that does not fit 32 bits",
+                Some(self.row_index_stride as i128),
+            ));
         }
         if self.dictionary_threshold.is_nan() {
-            return Err(Error::invalid_input("dictionary key size threshold NaN"));
+            return Err(Error::input("dictionary key size threshold NaN"));
         }
         if fixed_offset_seconds(&self.writer_timezone).is_none() {
-            return Err(Error::invalid_input(format!(
-                "writer time zone {:?}: only zones of a fixed offset are supported (UTC, GMT, \
-                 Etc/UTC, Etc/GMT, Etc/GMT+N, Etc/GMT-N)",
-                self.writer_timezone
-            )));
+            return Err(Error::input(
+                "a writer time zone whose offset varies: only zones of a fixed offset are \
+                 supported (UTC, GMT, Etc/UTC, Etc/GMT, Etc/GMT+N, Etc/GMT-N)",
+            ));
         }
         Ok(())
     }

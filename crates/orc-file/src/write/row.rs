@@ -7,7 +7,7 @@
 
 use parquet_core::{ByteArrayBatch, Field, Row};
 
-use crate::error::{Error, Result};
+use crate::error::{Context as _, Error, ErrorKind, Result};
 use crate::schema::{Kind, TypeDescription};
 use crate::vector::{Batch, Vector, VectorData};
 
@@ -111,18 +111,34 @@ fn row_field<'a>(row: &'a Row, position: usize, name: &str) -> Option<&'a Field>
 pub(crate) fn check_row(schema: &TypeDescription, row: &Row) -> Result<()> {
     for (i, (name, _)) in row.fields().iter().enumerate() {
         if schema.field_at(i, name).is_none() {
-            return Err(Error::invalid_input(format!(
-                "the row has a field `{name}` that the schema {schema} does not"
-            )));
+            return Err(Error::from(ErrorKind::NoSuchField {
+                name: name.as_ref().into(),
+            })
+            .at_column(schema.id()));
         }
     }
     for (i, (name, t)) in schema.fields().enumerate() {
         if let Some(field) = row_field(row, i, name) {
-            check_field(t, field)
-                .map_err(|what| Error::invalid_input(format!("field `{name}`: {what}")))?;
+            check_field(t, field)?;
         }
     }
     Ok(())
+}
+
+/// An [`ErrorKind::InvalidInput`] about a value for a column of type `t`.
+fn fail(what: &'static str, t: &TypeDescription, value: Option<i128>) -> Error {
+    ErrorKind::InvalidInput {
+        what,
+        kind: Some(t.kind().name()),
+        value,
+        slot: None,
+    }
+    .into()
+}
+
+/// Checks one value against its type; the error's column is `t`'s (or a child's).
+fn check_field(t: &TypeDescription, field: &Field) -> Result<()> {
+    check(t, field).at_column(t.id())
 }
 
 /// The seconds and nanoseconds of a timestamp field's value, if in range.
@@ -182,22 +198,36 @@ fn integer_of(field: &Field) -> Option<i64> {
     }
 }
 
-/// Checks one value against its type; the error says what does not fit.
+/// Checks one value against its type.
 #[allow(clippy::too_many_lines)] // one arm per kind
-fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
+fn check(t: &TypeDescription, field: &Field) -> Result<()> {
     if matches!(field, Field::Null) {
         return Ok(());
     }
-    let wrong = || format!("{} for a {t} column", describe(field));
+    let wrong = || {
+        Error::from(ErrorKind::WrongInputType {
+            expected: t.kind().name(),
+            found: describe(field),
+            slot: None,
+        })
+    };
     if let Field::Str(s) = field
         && s.len() > MAX_VALUE_BYTES
     {
-        return Err(format!("a string of {} bytes (at most 1 GiB)", s.len()));
+        return Err(fail(
+            "a string of more than 1 GiB, bytes",
+            t,
+            Some(s.len() as i128),
+        ));
     }
     if let Field::Bytes(b) = field
         && b.len() > MAX_VALUE_BYTES
     {
-        return Err(format!("a value of {} bytes (at most 1 GiB)", b.len()));
+        return Err(fail(
+            "a value of more than 1 GiB, bytes",
+            t,
+            Some(b.len() as i128),
+        ));
     }
     match t.kind() {
         Kind::Boolean => matches!(field, Field::Bool(_))
@@ -212,13 +242,15 @@ fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
             };
             match (field, integer_of(field)) {
                 (_, Some(v)) if (min..=max).contains(&v) => Ok(()),
-                (Field::Int(_) | Field::UInt(_), _) => Err(format!(
-                    "{} does not fit {t} ({min} to {max})",
-                    match field {
-                        Field::Int(v) => v.to_string(),
-                        Field::UInt(v) => v.to_string(),
-                        _ => String::new(),
-                    }
+                (Field::Int(v), _) => Err(fail(
+                    "an integer out of the column's range",
+                    t,
+                    Some(i128::from(*v)),
+                )),
+                (Field::UInt(v), _) => Err(fail(
+                    "an integer out of the column's range",
+                    t,
+                    Some(i128::from(*v)),
                 )),
                 _ => Err(wrong()),
             }
@@ -239,9 +271,12 @@ fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
             let length = t.max_length().unwrap_or(0) as usize;
             let chars = s.chars().count();
             if chars > length {
-                return Err(format!(
-                    "a string of {chars} characters for a {t} column (at most {length})"
-                ));
+                return Err(ErrorKind::TooLong {
+                    kind: t.kind().name(),
+                    length: chars as u64,
+                    max: length as u64,
+                }
+                .into());
             }
             Ok(())
         }
@@ -255,14 +290,30 @@ fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
         Kind::Timestamp | Kind::TimestampInstant => match field {
             Field::Timestamp { value, unit, .. } => timestamp_parts(*value, unit.per_second())
                 .map(drop)
-                .ok_or_else(|| format!("timestamp {value} {} is out of range", unit.name())),
+                .ok_or_else(|| {
+                    fail(
+                        match unit {
+                            parquet_core::TimeUnit::Millis => {
+                                "a timestamp out of range, in milliseconds"
+                            }
+                            parquet_core::TimeUnit::Micros => {
+                                "a timestamp out of range, in microseconds"
+                            }
+                            parquet_core::TimeUnit::Nanos => {
+                                "a timestamp out of range, in nanoseconds"
+                            }
+                        },
+                        t,
+                        Some(*value),
+                    )
+                }),
             _ => Err(wrong()),
         },
         Kind::Decimal => match field {
             Field::Decimal { unscaled, scale } => check_decimal(*unscaled, *scale, t),
             Field::WideDecimal { unscaled, scale } => match wide_unscaled(unscaled) {
                 Some(v) => check_decimal(v, *scale, t),
-                None => Err(format!("a decimal of more than 38 digits for a {t} column")),
+                None => Err(fail("a decimal of more than 38 digits", t, None)),
             },
             _ => Err(wrong()),
         },
@@ -272,7 +323,7 @@ fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
             };
             let element = t.children().first().ok_or_else(wrong)?;
             for (i, item) in items.iter().enumerate() {
-                check_field(element, item).map_err(|e| format!("element {i}: {e}"))?;
+                check_field(element, item).map_err(|e| e.at_slot(i))?;
             }
             Ok(())
         }
@@ -284,8 +335,8 @@ fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
                 return Err(wrong());
             };
             for (i, (k, v)) in entries.iter().enumerate() {
-                check_field(key_type, k).map_err(|e| format!("key {i}: {e}"))?;
-                check_field(value_type, v).map_err(|e| format!("value {i}: {e}"))?;
+                check_field(key_type, k).map_err(|e| e.at_slot(i))?;
+                check_field(value_type, v).map_err(|e| e.at_slot(i))?;
             }
             Ok(())
         }
@@ -295,33 +346,39 @@ fn check_field(t: &TypeDescription, field: &Field) -> Result<(), String> {
             };
             for (i, (name, _)) in fields.iter().enumerate() {
                 if t.field_at(i, name).is_none() {
-                    return Err(format!("a field `{name}` that {t} does not have"));
+                    return Err(ErrorKind::NoSuchField {
+                        name: name.as_ref().into(),
+                    }
+                    .into());
                 }
             }
             for (i, (name, child)) in t.fields().enumerate() {
                 if let Some(f) = group_field(fields, i, name) {
-                    check_field(child, f).map_err(|e| format!("`{name}`: {e}"))?;
+                    check_field(child, f)?;
                 }
             }
             Ok(())
         }
         Kind::Union => {
             let Some((tag, value)) = union_parts(field) else {
-                return Err(format!(
-                    "{} for a {t} column (a union is a group of `tag` and `value`)",
-                    describe(field)
-                ));
+                return Err(ErrorKind::WrongInputType {
+                    expected: "uniontype (a group of `tag` and `value`)",
+                    found: describe(field),
+                    slot: None,
+                }
+                .into());
             };
             let child = usize::try_from(tag)
                 .ok()
                 .and_then(|tag| t.children().get(tag))
                 .ok_or_else(|| {
-                    format!(
-                        "tag {tag} of a union of {} alternatives",
-                        t.children().len()
+                    fail(
+                        "a tag past the union's alternatives",
+                        t,
+                        Some(i128::from(tag)),
                     )
                 })?;
-            check_field(child, value).map_err(|e| format!("alternative {tag}: {e}"))
+            check_field(child, value)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Checks a batch against the schema before anything of it is written, so that a batch
 //! the writer refuses leaves the file as it was.
 
-use crate::error::{Error, Result};
+use crate::error::{Context as _, Error, ErrorKind, Result};
 use crate::schema::{Kind, TypeDescription};
 use crate::statistics::MAX_DECIMAL128;
 use crate::vector::{Batch, Vector, VectorData};
@@ -15,20 +15,32 @@ pub(crate) const MAX_TIMESTAMP_SECONDS: i64 = i64::MAX / 1000 - 1;
 pub(crate) fn validate_batch(schema: &TypeDescription, batch: &Batch) -> Result<()> {
     let fields = schema.children();
     if batch.columns.len() != fields.len() {
-        return Err(Error::invalid_input(format!(
-            "the batch has {} columns but the schema {schema} has {}",
-            batch.columns.len(),
-            fields.len()
-        )));
+        return Err(Error::input_mismatch(
+            "columns of the batch, for the schema's",
+            fields.len() as u64,
+            batch.columns.len() as u64,
+        ));
     }
-    for ((name, t), v) in schema.fields().zip(&batch.columns) {
-        check_vector(t, v, batch.num_rows, name)?;
+    for (t, v) in fields.iter().zip(&batch.columns) {
+        check_vector(t, v, batch.num_rows)?;
     }
     Ok(())
 }
 
-fn fail(path: &str, what: impl std::fmt::Display) -> Error {
-    Error::invalid_input(format!("column `{path}`: {what}"))
+/// An [`ErrorKind::InvalidInput`] about the value in slot `slot` of a column of type `t`.
+fn fail(what: &'static str, t: &TypeDescription, value: Option<i128>, slot: usize) -> Error {
+    ErrorKind::InvalidInput {
+        what,
+        kind: Some(t.kind().name()),
+        value,
+        slot: Some(slot),
+    }
+    .into()
+}
+
+/// Checks `v` (of `len` slots) against `t`; the error's column is `t`'s (or a child's).
+fn check_vector(t: &TypeDescription, v: &Vector, len: usize) -> Result<()> {
+    check(t, v, len).at_column(t.id())
 }
 
 /// Whether slot `i` of `present` holds a value.
@@ -37,28 +49,30 @@ fn is_present(present: Option<&[bool]>, i: usize) -> bool {
 }
 
 #[allow(clippy::too_many_lines)] // one arm per kind
-fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Result<()> {
+fn check(t: &TypeDescription, v: &Vector, len: usize) -> Result<()> {
     if v.len() != len {
-        return Err(fail(
-            path,
-            format_args!("{} slots where {len} were expected", v.len()),
+        return Err(Error::input_mismatch(
+            "slots of the vector",
+            len as u64,
+            v.len() as u64,
         ));
     }
     let present = v.present.as_deref();
     if let Some(p) = present
         && p.len() != len
     {
-        return Err(fail(
-            path,
-            format_args!("a presence mask of {} slots for {len} values", p.len()),
+        return Err(Error::input_mismatch(
+            "slots of the presence mask",
+            len as u64,
+            p.len() as u64,
         ));
     }
-    let data_name = data_name(&v.data);
     let mismatch = || {
-        fail(
-            path,
-            format_args!("{data_name} data for a {} column", t.kind().name()),
-        )
+        Error::from(ErrorKind::WrongInputType {
+            expected: t.kind().name(),
+            found: data_name(&v.data),
+            slot: None,
+        })
     };
     match (t.kind(), &v.data) {
         (Kind::Boolean, VectorData::Boolean(_))
@@ -78,11 +92,10 @@ fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Resu
             for (i, &value) in values.iter().enumerate() {
                 if is_present(present, i) && !(min..=max).contains(&value) {
                     return Err(fail(
-                        path,
-                        format_args!(
-                            "slot {i}: {value} does not fit {} ({min} to {max})",
-                            t.kind().name()
-                        ),
+                        "an integer out of the column's range",
+                        t,
+                        Some(value.into()),
+                        i,
                     ));
                 }
             }
@@ -92,8 +105,10 @@ fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Resu
             for (i, value) in values.iter().enumerate() {
                 if is_present(present, i) && std::str::from_utf8(value).is_err() {
                     return Err(fail(
-                        path,
-                        format_args!("slot {i}: not UTF-8 text (use binary for bytes)"),
+                        "text that is not UTF-8 (use binary for bytes)",
+                        t,
+                        None,
+                        i,
                     ));
                 }
             }
@@ -101,9 +116,10 @@ fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Resu
         }
         (Kind::Timestamp | Kind::TimestampInstant, VectorData::Timestamp { seconds, nanos }) => {
             if nanos.len() != seconds.len() {
-                return Err(fail(
-                    path,
-                    format_args!("{} seconds but {} nanoseconds", seconds.len(), nanos.len()),
+                return Err(Error::input_mismatch(
+                    "nanoseconds of the timestamp vector, for its seconds",
+                    seconds.len() as u64,
+                    nanos.len() as u64,
                 ));
             }
             for (i, (&s, &n)) in seconds.iter().zip(nanos).enumerate() {
@@ -112,16 +128,18 @@ fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Resu
                 }
                 if n >= 1_000_000_000 {
                     return Err(fail(
-                        path,
-                        format_args!("slot {i}: {n} nanoseconds, not within a second"),
+                        "nanoseconds not within a second",
+                        t,
+                        Some(n.into()),
+                        i,
                     ));
                 }
                 if !(-MAX_TIMESTAMP_SECONDS..=MAX_TIMESTAMP_SECONDS).contains(&s) {
                     return Err(fail(
-                        path,
-                        format_args!(
-                            "slot {i}: {s} seconds is out of range (milliseconds must fit 64 bits)"
-                        ),
+                        "seconds out of range (milliseconds must fit 64 bits)",
+                        t,
+                        Some(s.into()),
+                        i,
                     ));
                 }
             }
@@ -129,28 +147,23 @@ fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Resu
         }
         (Kind::Decimal, VectorData::Decimal { values, scales }) => {
             if scales.len() != values.len() {
-                return Err(fail(
-                    path,
-                    format_args!("{} decimals but {} scales", values.len(), scales.len()),
+                return Err(Error::input_mismatch(
+                    "scales of the decimal vector, for its values",
+                    values.len() as u64,
+                    scales.len() as u64,
                 ));
             }
             for (i, (&value, &scale)) in values.iter().zip(scales).enumerate() {
                 if is_present(present, i) {
-                    check_decimal(value, scale, t)
-                        .map_err(|what| fail(path, format_args!("slot {i}: {what}")))?;
+                    check_decimal(value, scale, t).map_err(|e| e.at_slot(i))?;
                 }
             }
             Ok(())
         }
         (Kind::List, VectorData::List { offsets, elements }) => {
-            check_offsets(offsets, elements.len(), path)?;
+            check_offsets(offsets, elements.len())?;
             let element = t.children().first().ok_or_else(mismatch)?;
-            check_vector(
-                element,
-                elements,
-                elements.len(),
-                &format!("{path}.element"),
-            )
+            check_vector(element, elements, elements.len())
         }
         (
             Kind::Map,
@@ -161,48 +174,53 @@ fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Resu
             },
         ) => {
             if keys.len() != values.len() {
-                return Err(fail(
-                    path,
-                    format_args!("{} keys but {} values", keys.len(), values.len()),
+                return Err(Error::input_mismatch(
+                    "values of the map vector, for its keys",
+                    keys.len() as u64,
+                    values.len() as u64,
                 ));
             }
-            check_offsets(offsets, keys.len(), path)?;
+            check_offsets(offsets, keys.len())?;
             let [key_type, value_type] = t.children() else {
                 return Err(mismatch());
             };
-            check_vector(key_type, keys, keys.len(), &format!("{path}.key"))?;
-            check_vector(value_type, values, values.len(), &format!("{path}.value"))
+            check_vector(key_type, keys, keys.len())?;
+            check_vector(value_type, values, values.len())
         }
         (Kind::Struct, VectorData::Struct { fields, .. }) => {
             if fields.len() != t.children().len() {
-                return Err(fail(
-                    path,
-                    format_args!("{} fields for {}", fields.len(), t),
+                return Err(Error::input_mismatch(
+                    "fields of the struct vector, for its type's",
+                    t.children().len() as u64,
+                    fields.len() as u64,
                 ));
             }
-            for ((name, child), field) in t.fields().zip(fields) {
-                check_vector(child, field, len, &format!("{path}.{name}"))?;
+            for (child, field) in t.children().iter().zip(fields) {
+                check_vector(child, field, len)?;
             }
             Ok(())
         }
         (Kind::Union, VectorData::Union { tags, alternatives }) => {
             let children = t.children();
             if alternatives.len() != children.len() {
-                return Err(fail(
-                    path,
-                    format_args!("{} alternatives for {}", alternatives.len(), t),
+                return Err(Error::input_mismatch(
+                    "alternatives of the union vector, for its type's",
+                    children.len() as u64,
+                    alternatives.len() as u64,
                 ));
             }
             for (i, &tag) in tags.iter().enumerate() {
                 if is_present(present, i) && usize::from(tag) >= children.len() {
                     return Err(fail(
-                        path,
-                        format_args!("slot {i}: tag {tag} of a union of {}", children.len()),
+                        "a tag past the union's alternatives",
+                        t,
+                        Some(tag.into()),
+                        i,
                     ));
                 }
             }
-            for (k, (child, alternative)) in children.iter().zip(alternatives).enumerate() {
-                check_vector(child, alternative, len, &format!("{path}.{k}"))?;
+            for (child, alternative) in children.iter().zip(alternatives) {
+                check_vector(child, alternative, len)?;
             }
             Ok(())
         }
@@ -210,16 +228,26 @@ fn check_vector(t: &TypeDescription, v: &Vector, len: usize, path: &str) -> Resu
     }
 }
 
-fn check_offsets(offsets: &[usize], children: usize, path: &str) -> Result<()> {
-    if offsets.windows(2).any(|w| matches!(w, [a, b] if a > b)) {
-        return Err(fail(path, "offsets that decrease"));
+fn check_offsets(offsets: &[usize], children: usize) -> Result<()> {
+    if let Some(i) = offsets
+        .windows(2)
+        .position(|w| matches!(w, [a, b] if a > b))
+    {
+        return Err(ErrorKind::InvalidInput {
+            what: "an offset below the one before it",
+            kind: None,
+            value: None,
+            slot: Some(i + 1),
+        }
+        .into());
     }
     if let Some(&last) = offsets.last()
         && last > children
     {
-        return Err(fail(
-            path,
-            format_args!("offsets up to {last} but {children} children"),
+        return Err(Error::input_mismatch(
+            "children of the vector, for its last offset",
+            last as u64,
+            children as u64,
         ));
     }
     Ok(())
@@ -227,46 +255,43 @@ fn check_offsets(offsets: &[usize], children: usize, path: &str) -> Result<()> {
 
 /// Checks that a decimal fits the column: at its scale exactly, within its precision
 /// (38 digits and a scale of at most 38 for a decimal without them).
-pub(crate) fn check_decimal(unscaled: i128, scale: u32, t: &TypeDescription) -> Result<(), String> {
+pub(crate) fn check_decimal(unscaled: i128, scale: u32, t: &TypeDescription) -> Result<()> {
+    let out_of_range = |precision, to| ErrorKind::DecimalOutOfRange {
+        unscaled,
+        value_scale: scale,
+        precision,
+        scale: to,
+        slot: None,
+    };
     if let (Some(precision), Some(to)) = (t.precision(), t.scale()) {
-        let value = rescale_exact(unscaled, scale, to).ok_or_else(|| {
-            format!(
-                "{} has more than {to} digits after the point",
-                crate::statistics::decimal_text(unscaled, scale)
-            )
-        })?;
+        let value = rescale_exact(unscaled, scale, to)
+            .ok_or_else(|| out_of_range(Some(precision), Some(to)))?;
         let limit = 10i128
             .checked_pow(precision)
             .map_or(MAX_DECIMAL128, |p| p - 1);
         if value.unsigned_abs() > limit.unsigned_abs() {
-            return Err(format!(
-                "{} needs more than {precision} digits",
-                crate::statistics::decimal_text(unscaled, scale)
-            ));
+            return Err(out_of_range(Some(precision), Some(to)).into());
         }
         return Ok(());
     }
-    if scale > 38 {
-        return Err(format!("scale {scale} is more than 38"));
-    }
-    if unscaled.unsigned_abs() > MAX_DECIMAL128.unsigned_abs() {
-        return Err(format!("{unscaled} has more than 38 digits"));
+    if scale > 38 || unscaled.unsigned_abs() > MAX_DECIMAL128.unsigned_abs() {
+        return Err(out_of_range(None, None).into());
     }
     Ok(())
 }
 
 fn data_name(data: &VectorData) -> &'static str {
     match data {
-        VectorData::Boolean(_) => "Boolean",
-        VectorData::Int(_) => "Int",
-        VectorData::Float(_) => "Float",
-        VectorData::Double(_) => "Double",
-        VectorData::Bytes(_) => "Bytes",
-        VectorData::Timestamp { .. } => "Timestamp",
-        VectorData::Decimal { .. } => "Decimal",
-        VectorData::List { .. } => "List",
-        VectorData::Map { .. } => "Map",
-        VectorData::Struct { .. } => "Struct",
-        VectorData::Union { .. } => "Union",
+        VectorData::Boolean(_) => "Boolean data",
+        VectorData::Int(_) => "Int data",
+        VectorData::Float(_) => "Float data",
+        VectorData::Double(_) => "Double data",
+        VectorData::Bytes(_) => "Bytes data",
+        VectorData::Timestamp { .. } => "Timestamp data",
+        VectorData::Decimal { .. } => "Decimal data",
+        VectorData::List { .. } => "List data",
+        VectorData::Map { .. } => "Map data",
+        VectorData::Struct { .. } => "Struct data",
+        VectorData::Union { .. } => "Union data",
     }
 }
