@@ -118,6 +118,7 @@ pub use limits::Limits;
 pub use read::{
     Batches, FileVersion, OrcReader, ReadOptions, Rows, StreamInfo, StripeFooter, StripeInfo,
 };
+pub use row::Strings;
 pub use schema::{Kind, TypeDescription};
 pub use statistics::{ColumnStatistics, TypedStatistics};
 pub use stream::OrcCompression;

@@ -32,12 +32,26 @@ pub(crate) fn column_names(schema: &TypeDescription) -> Vec<Arc<str>> {
         .collect()
 }
 
+/// What [`Rows`](crate::Rows) make of a value of a string, varchar or char column
+/// ([`ReadOptions::with_strings`](crate::ReadOptions::with_strings)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Strings {
+    /// Text ([`Field::Str`]), which must be UTF-8 as the format says: a value that is not
+    /// fails the read ([`ErrorKind::Utf8`], naming the column).
+    #[default]
+    Utf8,
+    /// The bytes as stored ([`Field::Bytes`]), not checked: for the files of writers that
+    /// stored text in another encoding, to read them whole and decide.
+    Raw,
+}
+
 /// Row `i` of a batch read with `schema`, its columns named `names`.
 pub(crate) fn row_at(
     batch: &Batch,
     schema: &TypeDescription,
     names: &[Arc<str>],
     i: usize,
+    strings: Strings,
 ) -> Result<Row> {
     if names.len() != batch.columns.len() {
         return Err(Error::input_mismatch(
@@ -48,7 +62,7 @@ pub(crate) fn row_at(
     }
     let mut fields = Vec::with_capacity(names.len());
     for ((name, column), t) in names.iter().zip(&batch.columns).zip(schema.children()) {
-        fields.push((Arc::clone(name), field_at(column, t, i)?));
+        fields.push((Arc::clone(name), field_at(column, t, i, strings)?));
     }
     Ok(Row::new(fields))
 }
@@ -81,7 +95,12 @@ pub(crate) fn date(days: i64, t: &TypeDescription) -> Result<i32> {
 }
 
 /// The value of slot `i` of `vector`, a column of type `t`.
-pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result<Field> {
+pub(crate) fn field_at(
+    vector: &Vector,
+    t: &TypeDescription,
+    i: usize,
+    strings: Strings,
+) -> Result<Field> {
     if !vector.is_present(i) {
         return Ok(Field::Null);
     }
@@ -101,7 +120,10 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
         (VectorData::Double(v), Kind::Double) => Field::Double(*v.get(i).ok_or_else(out_of_range)?),
         (VectorData::Bytes(v), Kind::String | Kind::Varchar | Kind::Char) => {
             let bytes = v.get(i).ok_or_else(out_of_range)?;
-            Field::Str(utf8(bytes, t)?.to_owned())
+            match strings {
+                Strings::Utf8 => Field::Str(utf8(bytes, t)?.to_owned()),
+                Strings::Raw => Field::Bytes(bytes.to_vec()),
+            }
         }
         (VectorData::Bytes(v), Kind::Binary) => {
             Field::Bytes(v.get(i).ok_or_else(out_of_range)?.to_vec())
@@ -124,7 +146,7 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
             let (start, end) = range(offsets, i).ok_or_else(out_of_range)?;
             Field::List(
                 (start..end)
-                    .map(|j| field_at(elements, element, j))
+                    .map(|j| field_at(elements, element, j, strings))
                     .collect::<Result<_>>()?,
             )
         }
@@ -142,7 +164,12 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
             let (start, end) = range(offsets, i).ok_or_else(out_of_range)?;
             Field::Map(
                 (start..end)
-                    .map(|j| Ok((field_at(keys, kt, j)?, field_at(values, vt, j)?)))
+                    .map(|j| {
+                        Ok((
+                            field_at(keys, kt, j, strings)?,
+                            field_at(values, vt, j, strings)?,
+                        ))
+                    })
                     .collect::<Result<_>>()?,
             )
         }
@@ -153,7 +180,7 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
             Field::Group(
                 t.fields()
                     .zip(fields)
-                    .map(|((name, ft), v)| Ok((Arc::from(name), field_at(v, ft, i)?)))
+                    .map(|((name, ft), v)| Ok((Arc::from(name), field_at(v, ft, i, strings)?)))
                     .collect::<Result<_>>()?,
             )
         }
@@ -165,7 +192,7 @@ pub(crate) fn field_at(vector: &Vector, t: &TypeDescription, i: usize) -> Result
                 .ok_or_else(|| mismatch(t))?;
             Field::Group(vec![
                 (Arc::from("tag"), Field::Int(i64::from(tag))),
-                (Arc::from("value"), field_at(alt, at, i)?),
+                (Arc::from("value"), field_at(alt, at, i, strings)?),
             ])
         }
         _ => return Err(mismatch(t)),

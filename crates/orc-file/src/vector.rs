@@ -148,6 +148,6 @@ impl Vector {
     /// A slot past the vector, a vector that does not hold `t`, a string that is not
     /// UTF-8, a date past 32 bits of days.
     pub fn field(&self, t: &TypeDescription, i: usize) -> Result<Field> {
-        crate::row::field_at(self, t, i)
+        crate::row::field_at(self, t, i, crate::row::Strings::Utf8)
     }
 }

@@ -11,7 +11,7 @@ use parquet_core::{Field, Row};
 use crate::error::Result;
 use crate::proto;
 use crate::read::{Batches, OrcReader, ReadOptions};
-use crate::row::{column_names, date, mismatch, row_at, utf8};
+use crate::row::{Strings, column_names, date, mismatch, row_at, utf8};
 use crate::schema::{Kind, TypeDescription};
 use crate::statistics::{ColumnStatistics, TypedStatistics, civil_from_days};
 use crate::vector::{Batch, Vector, VectorData};
@@ -346,7 +346,7 @@ impl<S: Source> Cursor<'_, S> {
                 None => return Ok(None),
             },
         };
-        let row = row_at(&current, schema, &column_names(schema), next)?;
+        let row = row_at(&current, schema, &column_names(schema), next, Strings::Raw)?;
         self.batch = Some((current, next));
         Ok(Some(row))
     }
@@ -448,7 +448,7 @@ impl<'a, S: Source> Verifier<'a, S> {
         };
         let misled = match found {
             Ok(true) => {
-                let found = row_at(&batch, schema, &column_names(schema), 0)?;
+                let found = row_at(&batch, schema, &column_names(schema), 0, Strings::Raw)?;
                 let differs = expected
                     .fields()
                     .iter()

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use orc_file::proto::stream::Kind as StreamKind;
 use orc_file::{
-    ErrorKind, Limits, OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription,
+    ErrorKind, Limits, OrcCompression, OrcReader, OrcWriter, ReadOptions, Strings, TypeDescription,
     WriterOptions, proto,
 };
 use parquet_core::{Field, Row};
@@ -355,4 +355,14 @@ fn strings_that_are_not_utf8_are_errors_not_replaced() {
         "stripe 0, column 1: a string value that is not UTF-8: invalid utf-8 sequence of 1 \
          bytes from index 0"
     );
+    // Read raw, every value is its bytes as stored, the broken one among them.
+    let raw: Vec<Row> = reader
+        .rows(ReadOptions::default().with_strings(Strings::Raw))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let values: Vec<&Field> = raw.iter().filter_map(|row| row.get("s")).collect();
+    assert_eq!(values.len(), 5);
+    assert_eq!(values[0], &Field::Bytes(b"\xFFalue 0".to_vec()));
+    assert_eq!(values[4], &Field::Bytes(b"value 4".to_vec()));
 }

@@ -17,7 +17,7 @@ use prost::Message;
 use crate::error::{Context as _, Error, ErrorKind, ProtoContext as _, Result};
 use crate::limits::Limits;
 use crate::proto;
-use crate::row::{column_names, row_at};
+use crate::row::{Strings, column_names, row_at};
 use crate::schema::{Kind, TypeDescription};
 use crate::statistics::ColumnStatistics;
 use crate::stream::{ChunkDecoder, OrcCompression};
@@ -90,6 +90,7 @@ pub struct ReadOptions {
     batch_size: usize,
     predicate: Option<Predicate>,
     limits: Option<Limits>,
+    strings: Strings,
     /// Keep each stripe's row indexes of the columns read, to seek by them
     /// ([`Batches::seek_to`]), with or without a predicate.
     pub(crate) keep_row_indexes: bool,
@@ -102,6 +103,7 @@ impl Default for ReadOptions {
             batch_size: 1024,
             predicate: None,
             limits: None,
+            strings: Strings::Utf8,
             keep_row_indexes: false,
         }
     }
@@ -129,6 +131,15 @@ impl ReadOptions {
     #[must_use]
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = Some(limits);
+        self
+    }
+
+    /// What [`Rows`] make of string, varchar and char values: text, which must be UTF-8
+    /// (the default), or their bytes as stored ([`Strings::Raw`]). [`Batches`] give the
+    /// bytes either way.
+    #[must_use]
+    pub fn with_strings(mut self, strings: Strings) -> Self {
+        self.strings = strings;
         self
     }
 
@@ -627,9 +638,11 @@ impl<S: Source> OrcReader<S> {
     ///
     /// When a projected column does not exist.
     pub fn rows(&self, options: ReadOptions) -> Result<Rows<'_, S>> {
+        let strings = options.strings;
         let batches = self.batches(options)?;
         Ok(Rows {
             names: column_names(&batches.schema),
+            strings,
             batches,
             batch: Batch::default(),
             next: 0,
@@ -1131,6 +1144,7 @@ impl<S: Source> Iterator for Batches<'_, S> {
 pub struct Rows<'a, S> {
     batches: Batches<'a, S>,
     names: Vec<Arc<str>>,
+    strings: Strings,
     batch: Batch,
     /// The next row of `batch`.
     next: usize,
@@ -1158,8 +1172,14 @@ impl<S: Source> Iterator for Rows<'_, S> {
                 }
             }
         }
-        let row = row_at(&self.batch, &self.batches.schema, &self.names, self.next)
-            .at_stripe(self.batches.next_stripe.saturating_sub(1));
+        let row = row_at(
+            &self.batch,
+            &self.batches.schema,
+            &self.names,
+            self.next,
+            self.strings,
+        )
+        .at_stripe(self.batches.next_stripe.saturating_sub(1));
         self.next += 1;
         if row.is_err() {
             self.batches.failed = true;
