@@ -490,6 +490,8 @@ pub(crate) fn cat(
 pub(crate) struct Printer {
     format: Format,
     line: String,
+    /// One CSV cell's text, before it is quoted.
+    cell: String,
     /// The table's cells, header first: a table is aligned once every row is known.
     table: Vec<Vec<String>>,
     header_done: bool,
@@ -501,6 +503,7 @@ impl Printer {
         Self {
             format,
             line: String::new(),
+            cell: String::new(),
             table: Vec::new(),
             header_done: false,
         }
@@ -516,23 +519,30 @@ impl Printer {
         match self.format {
             Format::Jsonl => {
                 object(fields.iter().copied(), &mut self.line);
-                writeln!(out, "{}", self.line)?;
+                self.line.push('\n');
+                out.write_all(self.line.as_bytes())?;
             }
             Format::Csv => {
                 if !self.header_done {
-                    let names: Vec<String> = fields.iter().map(|(n, _)| csv_escape(n)).collect();
-                    writeln!(out, "{}", names.join(","))?;
+                    for (i, (name, _)) in fields.iter().enumerate() {
+                        if i > 0 {
+                            self.line.push(',');
+                        }
+                        csv_escape(name, &mut self.line);
+                    }
+                    self.line.push('\n');
                     self.header_done = true;
                 }
-                let cells: Vec<String> = fields
-                    .iter()
-                    .map(|(_, f)| {
-                        let mut c = String::new();
-                        cell(f, &mut c);
-                        csv_escape(&c)
-                    })
-                    .collect();
-                writeln!(out, "{}", cells.join(","))?;
+                for (i, (_, f)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        self.line.push(',');
+                    }
+                    self.cell.clear();
+                    cell(f, &mut self.cell);
+                    csv_escape(&self.cell, &mut self.line);
+                }
+                self.line.push('\n');
+                out.write_all(self.line.as_bytes())?;
             }
             Format::Table => {
                 if self.table.is_empty() {
@@ -567,11 +577,20 @@ impl Printer {
     }
 }
 
-fn csv_escape(text: &str) -> String {
+/// Appends `text` to `out` as a CSV field: quoted, its quotes doubled, when it holds a
+/// comma, a quote or a line break.
+fn csv_escape(text: &str, out: &mut String) {
     if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
+        out.push('"');
+        for (i, part) in text.split('"').enumerate() {
+            if i > 0 {
+                out.push_str("\"\"");
+            }
+            out.push_str(part);
+        }
+        out.push('"');
     } else {
-        text.to_owned()
+        out.push_str(text);
     }
 }
 
