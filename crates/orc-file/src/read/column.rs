@@ -16,7 +16,7 @@ use crate::limits::Limits;
 use crate::proto::RowIndex;
 use crate::proto::column_encoding::Kind as EncodingKind;
 use crate::proto::stream::Kind as StreamKind;
-use crate::rle::{BooleanRleDecoder, ByteRleDecoder, IntDecoder, RleVersion};
+use crate::rle::{self, Sign, boolean, byte, int};
 use crate::schema::{Kind, TypeDescription};
 use crate::vector::{Vector, VectorData};
 
@@ -189,18 +189,18 @@ const BOOLEAN_RLE: &str = "boolean run-length encoding";
 /// An integer RLE stream.
 struct Ints {
     stream: Stream,
-    decoder: IntDecoder<Bytes>,
-    version: RleVersion,
-    signed: bool,
+    decoder: int::Decoder<Bytes>,
+    version: rle::Version,
+    sign: Sign,
 }
 
 impl Ints {
-    fn new(stream: Stream, version: RleVersion, signed: bool) -> Self {
+    fn new(stream: Stream, version: rle::Version, sign: Sign) -> Self {
         Self {
-            decoder: IntDecoder::new(stream.bytes.clone(), version, signed),
+            decoder: int::Decoder::new(stream.bytes.clone(), version, sign),
             stream,
             version,
-            signed,
+            sign,
         }
     }
 
@@ -210,7 +210,7 @@ impl Ints {
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
-        self.decoder = IntDecoder::new(self.stream.at(p)?, self.version, self.signed);
+        self.decoder = int::Decoder::new(self.stream.at(p)?, self.version, self.sign);
         let n = p.count()?;
         let skipped = self.decoder.skip(n);
         skip_exact(self.stream.decoded(skipped, INT_RLE)?, n, p.column)
@@ -220,13 +220,13 @@ impl Ints {
 /// A byte RLE stream.
 struct Bytes8 {
     stream: Stream,
-    decoder: ByteRleDecoder<Bytes>,
+    decoder: byte::Decoder<Bytes>,
 }
 
 impl Bytes8 {
     fn new(stream: Stream) -> Self {
         Self {
-            decoder: ByteRleDecoder::new(stream.bytes.clone()),
+            decoder: byte::Decoder::new(stream.bytes.clone()),
             stream,
         }
     }
@@ -237,7 +237,7 @@ impl Bytes8 {
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
-        self.decoder = ByteRleDecoder::new(self.stream.at(p)?);
+        self.decoder = byte::Decoder::new(self.stream.at(p)?);
         let n = p.count()?;
         let skipped = self.decoder.skip(n);
         skip_exact(self.stream.decoded(skipped, BYTE_RLE)?, n, p.column)
@@ -247,13 +247,13 @@ impl Bytes8 {
 /// A boolean RLE stream.
 struct Bools {
     stream: Stream,
-    decoder: BooleanRleDecoder<Bytes>,
+    decoder: boolean::Decoder<Bytes>,
 }
 
 impl Bools {
     fn new(stream: Stream) -> Self {
         Self {
-            decoder: BooleanRleDecoder::new(stream.bytes.clone()),
+            decoder: boolean::Decoder::new(stream.bytes.clone()),
             stream,
         }
     }
@@ -264,7 +264,7 @@ impl Bools {
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
-        self.decoder = BooleanRleDecoder::new(self.stream.at(p)?);
+        self.decoder = boolean::Decoder::new(self.stream.at(p)?);
         // Bytes of the byte RLE to skip, then bits of the next byte.
         let bytes = p.count()?;
         let bits = p.count()?;
@@ -345,8 +345,8 @@ impl ColumnDecoder {
         let id = column.id();
         let encoding = streams.encoding(id)?;
         let version = match encoding {
-            EncodingKind::Direct | EncodingKind::Dictionary => RleVersion::V1,
-            EncodingKind::DirectV2 | EncodingKind::DictionaryV2 => RleVersion::V2,
+            EncodingKind::Direct | EncodingKind::Dictionary => rle::Version::V1,
+            EncodingKind::DirectV2 | EncodingKind::DictionaryV2 => rle::Version::V2,
         };
         let dictionary = matches!(
             encoding,
@@ -357,18 +357,18 @@ impl ColumnDecoder {
             return Err(dictionary_of(kind));
         }
         let present = streams.take(id, StreamKind::Present).map(Bools::new);
-        let int = |streams: &mut StripeStreams, stream, signed| {
-            Ints::new(streams.require(id, stream), version, signed)
+        let int = |streams: &mut StripeStreams, stream, sign| {
+            Ints::new(streams.require(id, stream), version, sign)
         };
         let raw = |streams: &mut StripeStreams, stream| Raw::new(streams.require(id, stream));
         let decoder = match kind {
             Kind::Boolean => Decoder::Boolean(Bools::new(streams.require(id, StreamKind::Data))),
             Kind::Byte => Decoder::Byte(Bytes8::new(streams.require(id, StreamKind::Data))),
             Kind::Date if streams.hybrid_calendar => {
-                Decoder::HybridDate(int(streams, StreamKind::Data, true))
+                Decoder::HybridDate(int(streams, StreamKind::Data, Sign::Signed))
             }
             Kind::Short | Kind::Int | Kind::Long | Kind::Date => {
-                Decoder::Int(int(streams, StreamKind::Data, true))
+                Decoder::Int(int(streams, StreamKind::Data, Sign::Signed))
             }
             Kind::Float => Decoder::Float(raw(streams, StreamKind::Data)),
             Kind::Double => Decoder::Double(raw(streams, StreamKind::Data)),
@@ -380,19 +380,19 @@ impl ColumnDecoder {
                 Decoder::Dictionary {
                     longest: longest_entry(&entries),
                     entries,
-                    ids: int(streams, StreamKind::Data, false),
+                    ids: int(streams, StreamKind::Data, Sign::Unsigned),
                     scratch: Vec::new(),
                 }
             }
             Kind::String | Kind::Varchar | Kind::Char | Kind::Binary => Decoder::Direct {
                 data: raw(streams, StreamKind::Data),
-                lengths: int(streams, StreamKind::Length, false),
+                lengths: int(streams, StreamKind::Length, Sign::Unsigned),
                 scratch: Vec::new(),
                 widths: Vec::new(),
             },
             Kind::Timestamp | Kind::TimestampInstant => Decoder::Timestamp {
-                seconds: int(streams, StreamKind::Data, true),
-                nanos: int(streams, StreamKind::Secondary, false),
+                seconds: int(streams, StreamKind::Data, Sign::Signed),
+                nanos: int(streams, StreamKind::Secondary, Sign::Unsigned),
                 zone: match (kind, streams.timezone.as_deref()) {
                     (Kind::Timestamp, Some(name)) => Zone::new(name)?,
                     _ => Zone::Utc,
@@ -402,17 +402,17 @@ impl ColumnDecoder {
             },
             Kind::Decimal => Decoder::Decimal {
                 data: raw(streams, StreamKind::Data),
-                scales: int(streams, StreamKind::Secondary, true),
+                scales: int(streams, StreamKind::Secondary, Sign::Signed),
                 scale: column.scale(),
                 scratch: Vec::new(),
             },
             Kind::List => Decoder::List {
-                lengths: int(streams, StreamKind::Length, false),
+                lengths: int(streams, StreamKind::Length, Sign::Unsigned),
                 elements: Box::new(Self::child(column, 0, selected, streams)?),
                 scratch: Vec::new(),
             },
             Kind::Map => Decoder::Map {
-                lengths: int(streams, StreamKind::Length, false),
+                lengths: int(streams, StreamKind::Length, Sign::Unsigned),
                 keys: Box::new(Self::child(column, 0, selected, streams)?),
                 values: Box::new(Self::child(column, 1, selected, streams)?),
                 scratch: Vec::new(),
@@ -1465,7 +1465,7 @@ fn read_dictionary(
     size: u32,
     data: &[u8],
     lengths: Bytes,
-    version: RleVersion,
+    version: rle::Version,
 ) -> Result<ByteArrayBatch> {
     let size = size as usize;
     // Entries are distinct, so all but one (the empty string) take a byte at least: a
@@ -1478,7 +1478,7 @@ fn read_dictionary(
         .at_column(column));
     }
     let mut lens = vec![0i64; size];
-    let got = IntDecoder::new(lengths, version, false)
+    let got = int::Decoder::new(lengths, version, Sign::Unsigned)
         .decode(&mut lens)
         .decoding("dictionary lengths")
         .at_column(column)
