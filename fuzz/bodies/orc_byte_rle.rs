@@ -6,7 +6,7 @@
 //! `fuzz/regressions/orc_byte_rle/` through [`run`].
 //! It uses only crates that this test can use.
 
-use orc_file::rle::{BooleanRleDecoder, BooleanRleEncoder, ByteRleDecoder, ByteRleEncoder};
+use orc_file::rle::{boolean, byte};
 
 /// Runs one input: a selector byte (the batch size), then the stream.
 ///
@@ -22,14 +22,14 @@ pub fn run(data: &[u8]) {
     // Byte RLE: a run of 130 values takes 2 bytes.
     let mut bytes = Vec::new();
     if decode_all(
-        &mut ByteRleDecoder::new(input),
+        &mut byte::Decoder::new(input),
         &mut bytes,
         batch,
-        ByteRleDecoder::decode,
+        byte::Decoder::decode,
     ) {
         assert!(bytes.len() <= input.len() * 65);
         let skip = usize::from(selector) * 7 % (bytes.len() + 1);
-        let mut decoder = ByteRleDecoder::new(input);
+        let mut decoder = byte::Decoder::new(input);
         assert_eq!(decoder.skip(skip), Ok(skip));
         let mut rest = vec![0u8; bytes.len() - skip + 1];
         assert_eq!(decoder.decode(&mut rest), Ok(bytes.len() - skip));
@@ -37,7 +37,7 @@ pub fn run(data: &[u8]) {
         let again = encode_bytes(&bytes);
         let mut round = vec![0u8; bytes.len() + 1];
         assert_eq!(
-            ByteRleDecoder::new(&again[..]).decode(&mut round),
+            byte::Decoder::new(&again[..]).decode(&mut round),
             Ok(bytes.len())
         );
         assert_eq!(round[..bytes.len()], bytes[..]);
@@ -46,19 +46,19 @@ pub fn run(data: &[u8]) {
     // Boolean RLE over the same bytes.
     let mut bools = Vec::new();
     if decode_all(
-        &mut BooleanRleDecoder::new(input),
+        &mut boolean::Decoder::new(input),
         &mut bools,
         batch,
-        BooleanRleDecoder::decode,
+        boolean::Decoder::decode,
     ) {
         assert_eq!(bools.len(), bytes.len() * 8);
         let skip = usize::from(selector) * 13 % (bools.len() + 1);
-        let mut decoder = BooleanRleDecoder::new(input);
+        let mut decoder = boolean::Decoder::new(input);
         assert_eq!(decoder.skip(skip), Ok(skip));
         let mut rest = vec![false; bools.len() - skip + 1];
         assert_eq!(decoder.decode(&mut rest), Ok(bools.len() - skip));
         assert_eq!(rest[..bools.len() - skip], bools[skip..]);
-        let mut encoder = BooleanRleEncoder::new();
+        let mut encoder = boolean::Encoder::new();
         encoder.extend(&bools);
         // Whole bytes of booleans encode as those bytes do.
         assert_eq!(encoder.finish(), encode_bytes(&bytes));
@@ -88,7 +88,7 @@ fn decode_all<D, T: Copy + Default>(
 
 /// The byte RLE encoding of `bytes`.
 fn encode_bytes(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = ByteRleEncoder::new();
+    let mut encoder = byte::Encoder::new();
     encoder.extend(bytes);
     encoder.finish()
 }

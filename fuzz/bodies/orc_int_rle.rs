@@ -8,7 +8,7 @@
 //! with their version.
 //! It uses only crates that this test can use.
 
-use orc_file::rle::{IntDecoder, IntEncoder, RleVersion};
+use orc_file::rle::{Sign, Version, int};
 
 /// Values decoded at most: a few bytes can hold runs of hundreds of values.
 const MAX_VALUES: usize = 1 << 16;
@@ -19,14 +19,18 @@ const MAX_VALUES: usize = 1 << 16;
 /// # Panics
 ///
 /// When the input breaks a property this target checks: a finding.
-pub fn run(data: &[u8], version: RleVersion) {
+pub fn run(data: &[u8], version: Version) {
     let Some((&selector, input)) = data.split_first() else {
         return;
     };
-    let signed = selector & 1 == 1;
+    let sign = if selector & 1 == 1 {
+        Sign::Signed
+    } else {
+        Sign::Unsigned
+    };
     let batch = usize::from(selector >> 1) * 5 + 1;
 
-    let mut decoder = IntDecoder::new(input, version, signed);
+    let mut decoder = int::Decoder::new(input, version, sign);
     let mut values = Vec::new();
     let mut buffer = vec![0i64; batch];
     while values.len() < MAX_VALUES {
@@ -41,20 +45,20 @@ pub fn run(data: &[u8], version: RleVersion) {
 
     // Skipping then decoding lands on the same values.
     let skip = usize::from(selector).wrapping_mul(37) % (values.len() + 1);
-    let mut skipper = IntDecoder::new(input, version, signed);
+    let mut skipper = int::Decoder::new(input, version, sign);
     assert_eq!(skipper.skip(skip), Ok(skip));
     let mut rest = vec![0i64; values.len() - skip];
     assert_eq!(skipper.decode(&mut rest), Ok(rest.len()));
     assert_eq!(rest[..], values[skip..]);
 
     // What decoded re-encodes, in either version, to the same values.
-    for version in [RleVersion::V1, RleVersion::V2] {
-        let mut encoder = IntEncoder::new(version, signed);
+    for version in [Version::V1, Version::V2] {
+        let mut encoder = int::Encoder::new(version, sign);
         encoder.extend(&values);
         let bytes = encoder.finish();
         let mut again = vec![0i64; values.len() + 1];
         assert_eq!(
-            IntDecoder::new(&bytes[..], version, signed).decode(&mut again),
+            int::Decoder::new(&bytes[..], version, sign).decode(&mut again),
             Ok(values.len())
         );
         assert_eq!(again[..values.len()], values[..]);

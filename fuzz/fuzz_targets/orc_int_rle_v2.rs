@@ -5,4 +5,4 @@
 #[path = "../bodies/orc_int_rle.rs"]
 mod body;
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data, orc_file::rle::RleVersion::V2));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| body::run(data, orc_file::rle::Version::V2));

@@ -14,7 +14,7 @@
 //!   `next_into` one reused `Batch`; orc-rust: `ArrowReaderBuilder`, a new `Int64Array` per
 //!   batch), the file's tail parsed inside the timed run;
 //! - `orc RLE vN <workload>, orc-file decoder alone vs orc-rust file`: orc-file's
-//!   `IntRleVNDecoder::decode` of all values in one call into a reused slice, against the
+//!   `int_vN::Decoder::decode` of all values in one call into a reused slice, against the
 //!   same orc-rust file read: how much of orc-file's file read is the kernel, and an upper
 //!   bound on orc-rust's kernel time.
 //!
@@ -38,7 +38,7 @@ use arrow_array_orc::cast::AsArray;
 use arrow_array_orc::types::Int64Type;
 use bytes::Bytes;
 use orc_file::proto;
-use orc_file::rle::{IntRleV1Decoder, IntRleV1Encoder, IntRleV2Decoder, IntRleV2Encoder};
+use orc_file::rle::{Sign, int_v1, int_v2};
 use orc_file::{Batch, OrcReader, ReadOptions, VectorData};
 use orc_rust::ArrowReaderBuilder;
 use parquet_kit_compare::Rng;
@@ -94,11 +94,11 @@ fn workload(bench: &mut Bench, version: u8, name: &str, values: &[i64]) {
         return;
     }
     let encoded = if version == 1 {
-        let mut encoder = IntRleV1Encoder::new(true);
+        let mut encoder = int_v1::Encoder::new(Sign::Signed);
         encoder.extend(values);
         encoder.finish()
     } else {
-        let mut encoder = IntRleV2Encoder::new(true);
+        let mut encoder = int_v2::Encoder::new(Sign::Signed);
         encoder.extend(values);
         encoder.finish()
     };
@@ -148,9 +148,13 @@ fn workload(bench: &mut Bench, version: u8, name: &str, values: &[i64]) {
 /// orc-file's decoder of `version`: decodes `encoded` into `out`.
 fn decode(version: u8, encoded: &[u8], out: &mut [i64]) -> usize {
     if version == 1 {
-        IntRleV1Decoder::new(encoded, true).decode(out).unwrap()
+        int_v1::Decoder::new(encoded, Sign::Signed)
+            .decode(out)
+            .unwrap()
     } else {
-        IntRleV2Decoder::new(encoded, true).decode(out).unwrap()
+        int_v2::Decoder::new(encoded, Sign::Signed)
+            .decode(out)
+            .unwrap()
     }
 }
 

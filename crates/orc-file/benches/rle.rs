@@ -11,10 +11,7 @@
 )]
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use orc_file::rle::{
-    BooleanRleDecoder, BooleanRleEncoder, ByteRleDecoder, ByteRleEncoder, IntDecoder, IntEncoder,
-    RleVersion,
-};
+use orc_file::rle::{Sign, Version, boolean, byte, int};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -69,25 +66,26 @@ fn shapes() -> Vec<(&'static str, Vec<i64>)> {
     ]
 }
 
-fn encoded(values: &[i64], version: RleVersion) -> Vec<u8> {
-    let mut encoder = IntEncoder::new(version, true);
+fn encoded(values: &[i64], version: Version) -> Vec<u8> {
+    let mut encoder = int::Encoder::new(version, Sign::Signed);
     encoder.extend(values);
     encoder.finish()
 }
 
 fn decode(c: &mut Criterion) {
     let mut out = vec![0i64; N];
-    for (version, name) in [(RleVersion::V2, "decode_v2"), (RleVersion::V1, "decode_v1")] {
+    for (version, name) in [(Version::V2, "decode_v2"), (Version::V1, "decode_v1")] {
         let mut group = c.benchmark_group(name);
         group.throughput(Throughput::Elements(N as u64));
         for (shape, values) in shapes() {
             let bytes = encoded(&values, version);
-            let mut check = IntDecoder::new(&bytes[..], version, true);
+            let mut check = int::Decoder::new(&bytes[..], version, Sign::Signed);
             assert_eq!(check.decode(&mut out).unwrap(), N);
             assert!(out == values);
             group.bench_with_input(BenchmarkId::from_parameter(shape), &bytes, |b, bytes| {
                 b.iter(|| {
-                    let mut decoder = IntDecoder::new(black_box(&bytes[..]), version, true);
+                    let mut decoder =
+                        int::Decoder::new(black_box(&bytes[..]), version, Sign::Signed);
                     assert_eq!(decoder.decode(&mut out).unwrap(), N);
                 });
             });
@@ -102,10 +100,11 @@ fn decode_batches(c: &mut Criterion) {
     let mut group = c.benchmark_group("decode_v2_batches_of_1024");
     group.throughput(Throughput::Elements(N as u64));
     for (shape, values) in shapes() {
-        let bytes = encoded(&values, RleVersion::V2);
+        let bytes = encoded(&values, Version::V2);
         group.bench_with_input(BenchmarkId::from_parameter(shape), &bytes, |b, bytes| {
             b.iter(|| {
-                let mut decoder = IntDecoder::new(black_box(&bytes[..]), RleVersion::V2, true);
+                let mut decoder =
+                    int::Decoder::new(black_box(&bytes[..]), Version::V2, Sign::Signed);
                 let mut total = 0;
                 while total < N {
                     total += decoder.decode(&mut out).unwrap();
@@ -120,10 +119,11 @@ fn skip(c: &mut Criterion) {
     let mut group = c.benchmark_group("skip_v2");
     group.throughput(Throughput::Elements(N as u64));
     for (shape, values) in shapes() {
-        let bytes = encoded(&values, RleVersion::V2);
+        let bytes = encoded(&values, Version::V2);
         group.bench_with_input(BenchmarkId::from_parameter(shape), &bytes, |b, bytes| {
             b.iter(|| {
-                let mut decoder = IntDecoder::new(black_box(&bytes[..]), RleVersion::V2, true);
+                let mut decoder =
+                    int::Decoder::new(black_box(&bytes[..]), Version::V2, Sign::Signed);
                 assert_eq!(decoder.skip(N).unwrap(), N);
             });
         });
@@ -147,12 +147,12 @@ fn bytes_and_booleans(c: &mut Criterion) {
     }
     let mut out = vec![0u8; N];
     for (shape, values) in [("bytes_random", random), ("bytes_runs", runs)] {
-        let mut encoder = ByteRleEncoder::new();
+        let mut encoder = byte::Encoder::new();
         encoder.extend(&values);
         let bytes = encoder.finish();
         group.bench_with_input(BenchmarkId::from_parameter(shape), &bytes, |b, bytes| {
             b.iter(|| {
-                let mut decoder = ByteRleDecoder::new(black_box(&bytes[..]));
+                let mut decoder = byte::Decoder::new(black_box(&bytes[..]));
                 assert_eq!(decoder.decode(&mut out).unwrap(), N);
             });
         });
@@ -161,12 +161,12 @@ fn bytes_and_booleans(c: &mut Criterion) {
     let mut bools = vec![false; N];
     for (shape, percent) in [("booleans_1pct_false", 1), ("booleans_50pct", 50)] {
         let values: Vec<bool> = (0..N).map(|_| rng.next() % 100 >= percent).collect();
-        let mut encoder = BooleanRleEncoder::new();
+        let mut encoder = boolean::Encoder::new();
         encoder.extend(&values);
         let bytes = encoder.finish();
         group.bench_with_input(BenchmarkId::from_parameter(shape), &bytes, |b, bytes| {
             b.iter(|| {
-                let mut decoder = BooleanRleDecoder::new(black_box(&bytes[..]));
+                let mut decoder = boolean::Decoder::new(black_box(&bytes[..]));
                 assert_eq!(decoder.decode(&mut bools).unwrap(), N);
             });
         });
@@ -179,7 +179,7 @@ fn encode(c: &mut Criterion) {
     group.throughput(Throughput::Elements(N as u64));
     for (shape, values) in shapes() {
         group.bench_with_input(BenchmarkId::from_parameter(shape), &values, |b, values| {
-            b.iter(|| encoded(black_box(values), RleVersion::V2).len());
+            b.iter(|| encoded(black_box(values), Version::V2).len());
         });
     }
     group.finish();

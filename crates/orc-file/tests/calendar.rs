@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::cast_possible_truncation)]
 
 use bytes::Bytes;
-use orc_file::rle::IntRleV2Decoder;
+use orc_file::rle::{Sign, int_v2};
 use orc_file::{
     OrcCompression, OrcReader, OrcWriter, ReadOptions, TypeDescription, WriterOptions, proto,
 };
@@ -223,7 +223,9 @@ fn stored_seconds(bytes: &[u8]) -> Vec<i64> {
         .unwrap();
     let stream = &bytes[data.offset as usize..(data.offset + data.length) as usize];
     let mut out = vec![0; reader.num_rows() as usize];
-    let got = IntRleV2Decoder::new(stream, true).decode(&mut out).unwrap();
+    let got = int_v2::Decoder::new(stream, Sign::Signed)
+        .decode(&mut out)
+        .unwrap();
     assert_eq!(got, out.len());
     out
 }

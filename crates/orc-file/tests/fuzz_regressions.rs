@@ -3,7 +3,7 @@
 //! (`fuzz/bodies/<target>.rs`). `cargo xtask fuzz` copies there whatever input makes
 //! the target fail.
 
-use orc_file::rle::RleVersion;
+use orc_file::rle::Version;
 
 #[path = "../../../fuzz/replay.rs"]
 pub mod replay;
@@ -46,13 +46,13 @@ fn orc_byte_rle() {
 #[test]
 fn orc_int_rle_v1() {
     replay::replay("orc_int_rle_v1", |data| {
-        orc_int_rle::run(data, RleVersion::V1);
+        orc_int_rle::run(data, Version::V1);
     });
 }
 
 #[test]
 fn orc_int_rle_v2() {
     replay::replay("orc_int_rle_v2", |data| {
-        orc_int_rle::run(data, RleVersion::V2);
+        orc_int_rle::run(data, Version::V2);
     });
 }

@@ -8,10 +8,8 @@
     clippy::cast_sign_loss
 )]
 
-use orc_file::rle::{
-    BooleanRleDecoder, BooleanRleEncoder, ByteRleDecoder, ByteRleEncoder, IntDecoder, IntEncoder,
-    IntRleV1Decoder, IntRleV1Encoder, IntRleV2Decoder, IntRleV2Encoder, RleVersion,
-};
+use orc_file::rle::Sign::{Signed, Unsigned};
+use orc_file::rle::{Sign, Version, boolean, byte, int, int_v1, int_v2};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -126,10 +124,14 @@ fn booleans() -> impl Strategy<Value = Vec<bool>> {
 // Helpers
 // ---------------------------------------------------------------------------------------
 
-const VERSIONS: [RleVersion; 2] = [RleVersion::V1, RleVersion::V2];
+const VERSIONS: [Version; 2] = [Version::V1, Version::V2];
 
-fn encode_ints(values: &[i64], version: RleVersion, signed: bool) -> Vec<u8> {
-    let mut encoder = IntEncoder::new(version, signed);
+fn signs() -> impl Strategy<Value = Sign> {
+    prop_oneof![Just(Signed), Just(Unsigned)]
+}
+
+fn encode_ints(values: &[i64], version: Version, sign: Sign) -> Vec<u8> {
+    let mut encoder = int::Encoder::new(version, sign);
     encoder.extend(values);
     encoder.finish()
 }
@@ -137,11 +139,11 @@ fn encode_ints(values: &[i64], version: RleVersion, signed: bool) -> Vec<u8> {
 /// Decodes everything, in batches of `batch`.
 fn decode_ints(
     bytes: &[u8],
-    version: RleVersion,
-    signed: bool,
+    version: Version,
+    sign: Sign,
     batch: usize,
 ) -> parquet_core::Result<Vec<i64>> {
-    let mut decoder = IntDecoder::new(bytes, version, signed);
+    let mut decoder = int::Decoder::new(bytes, version, sign);
     let mut out = Vec::new();
     let mut buffer = vec![0i64; batch.max(1)];
     loop {
@@ -154,7 +156,7 @@ fn decode_ints(
 }
 
 fn decode_bytes(bytes: &[u8], batch: usize) -> parquet_core::Result<Vec<u8>> {
-    let mut decoder = ByteRleDecoder::new(bytes);
+    let mut decoder = byte::Decoder::new(bytes);
     let mut out = Vec::new();
     let mut buffer = vec![0u8; batch.max(1)];
     loop {
@@ -167,7 +169,7 @@ fn decode_bytes(bytes: &[u8], batch: usize) -> parquet_core::Result<Vec<u8>> {
 }
 
 fn decode_booleans(bytes: &[u8], batch: usize) -> parquet_core::Result<Vec<bool>> {
-    let mut decoder = BooleanRleDecoder::new(bytes);
+    let mut decoder = boolean::Decoder::new(bytes);
     let mut out = Vec::new();
     let mut buffer = vec![false; batch.max(1)];
     loop {
@@ -241,9 +243,9 @@ fn java_bytes_v2_patched_gap_past_255() {
         "93a4b5c60718293a4b5c60ff0000000000000f001000000000",
     ]);
     let values = spike_at_270();
-    assert_eq!(encode_ints(&values, RleVersion::V2, false), expected);
+    assert_eq!(encode_ints(&values, Version::V2, Unsigned), expected);
     assert_eq!(
-        decode_ints(&expected, RleVersion::V2, false, 1000).unwrap(),
+        decode_ints(&expected, Version::V2, Unsigned, 1000).unwrap(),
         values
     );
 }
@@ -257,9 +259,9 @@ fn java_bytes_v2_mixed() {
         "d50598009b06cf029e039505d8005b",
     ]);
     let values = mixed_signed();
-    assert_eq!(encode_ints(&values, RleVersion::V2, true), expected);
+    assert_eq!(encode_ints(&values, Version::V2, Signed), expected);
     assert_eq!(
-        decode_ints(&expected, RleVersion::V2, true, 1000).unwrap(),
+        decode_ints(&expected, Version::V2, Signed, 1000).unwrap(),
         values
     );
 }
@@ -276,9 +278,9 @@ fn java_bytes_v1_mixed() {
         "07980b9b01cf0d9e059507d80b5b",
     ]);
     let values = mixed_signed();
-    assert_eq!(encode_ints(&values, RleVersion::V1, true), expected);
+    assert_eq!(encode_ints(&values, Version::V1, Signed), expected);
     assert_eq!(
-        decode_ints(&expected, RleVersion::V1, true, 1000).unwrap(),
+        decode_ints(&expected, Version::V1, Signed, 1000).unwrap(),
         values
     );
 }
@@ -289,21 +291,21 @@ fn java_bytes_v1_mixed() {
 
 proptest! {
     #[test]
-    fn ints_round_trip(values in values(), signed: bool, batch in 1usize..1200) {
+    fn ints_round_trip(values in values(), sign in signs(), batch in 1usize..1200) {
         for version in VERSIONS {
-            let bytes = encode_ints(&values, version, signed);
-            prop_assert_eq!(&decode_ints(&bytes, version, signed, batch)?, &values, "{:?}", version);
+            let bytes = encode_ints(&values, version, sign);
+            prop_assert_eq!(&decode_ints(&bytes, version, sign, batch)?, &values, "{:?}", version);
         }
     }
 
     #[test]
-    fn ints_skip_agrees_with_decode(values in values(), signed: bool, skip in 0usize..3000, batch in 1usize..600) {
+    fn ints_skip_agrees_with_decode(values in values(), sign in signs(), skip in 0usize..3000, batch in 1usize..600) {
         let skip = skip.min(values.len());
         for version in VERSIONS {
-            let bytes = encode_ints(&values, version, signed);
+            let bytes = encode_ints(&values, version, sign);
             // Decode part of the way first, so that skips start inside runs too.
             let head = batch.min(values.len() - skip);
-            let mut decoder = IntDecoder::new(&bytes[..], version, signed);
+            let mut decoder = int::Decoder::new(&bytes[..], version, sign);
             let mut out = vec![0i64; head];
             prop_assert_eq!(decoder.decode(&mut out)?, head);
             prop_assert_eq!(&out[..], &values[..head]);
@@ -318,9 +320,9 @@ proptest! {
     }
 
     #[test]
-    fn ints_positions_seek(values in values(), signed: bool, seed: usize) {
+    fn ints_positions_seek(values in values(), sign in signs(), seed: usize) {
         for version in VERSIONS {
-            let mut encoder = IntEncoder::new(version, signed);
+            let mut encoder = int::Encoder::new(version, sign);
             let mut positions = Vec::with_capacity(values.len());
             for &value in &values {
                 positions.push(encoder.position());
@@ -333,7 +335,7 @@ proptest! {
             prop_assert!(bytes.len() <= estimate, "{} > {}", bytes.len(), estimate);
             for k in sample_indices(values.len(), seed) {
                 let (offset, skip) = positions[k];
-                let mut decoder = IntDecoder::new(&bytes[offset as usize..], version, signed);
+                let mut decoder = int::Decoder::new(&bytes[offset as usize..], version, sign);
                 prop_assert_eq!(decoder.skip(skip as usize)?, skip as usize);
                 let mut value = [0i64];
                 prop_assert_eq!(decoder.decode(&mut value)?, 1);
@@ -343,51 +345,51 @@ proptest! {
     }
 
     #[test]
-    fn ints_truncated_is_an_error(values in values(), signed: bool, cut in any::<prop::sample::Index>()) {
+    fn ints_truncated_is_an_error(values in values(), sign in signs(), cut in any::<prop::sample::Index>()) {
         for version in VERSIONS {
-            let bytes = encode_ints(&values, version, signed);
+            let bytes = encode_ints(&values, version, sign);
             if bytes.is_empty() {
                 continue;
             }
             // Every run takes two bytes or more: one byte less cuts the last one short.
-            prop_assert!(decode_ints(&bytes[..bytes.len() - 1], version, signed, 1000).is_err());
-            prop_assert!(IntDecoder::new(&bytes[..bytes.len() - 1], version, signed).skip(values.len()).is_err());
+            prop_assert!(decode_ints(&bytes[..bytes.len() - 1], version, sign, 1000).is_err());
+            prop_assert!(int::Decoder::new(&bytes[..bytes.len() - 1], version, sign).skip(values.len()).is_err());
             // Any prefix decodes to a prefix of the values, or fails.
             let prefix = &bytes[..cut.index(bytes.len())];
-            if let Ok(decoded) = decode_ints(prefix, version, signed, 1000) {
+            if let Ok(decoded) = decode_ints(prefix, version, sign, 1000) {
                 prop_assert_eq!(&decoded[..], &values[..decoded.len()]);
             }
         }
     }
 
     #[test]
-    fn ints_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..400), signed: bool, batch in 1usize..700, skip in 0usize..2000) {
+    fn ints_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..400), sign in signs(), batch in 1usize..700, skip in 0usize..2000) {
         for version in VERSIONS {
             // Never a panic; what decodes re-encodes to the same values, and skipping
             // agrees with decoding.
-            let Ok(values) = decode_ints(&bytes, version, signed, batch) else {
+            let Ok(values) = decode_ints(&bytes, version, sign, batch) else {
                 continue;
             };
             prop_assert!(values.len() <= bytes.len() * 512);
             let skip = skip.min(values.len());
-            let mut decoder = IntDecoder::new(&bytes[..], version, signed);
+            let mut decoder = int::Decoder::new(&bytes[..], version, sign);
             prop_assert_eq!(decoder.skip(skip)?, skip);
             let mut rest = vec![0i64; values.len() - skip + 1];
             prop_assert_eq!(decoder.decode(&mut rest)?, values.len() - skip);
             prop_assert_eq!(&rest[..values.len() - skip], &values[skip..]);
             for reencode in VERSIONS {
-                let again = encode_ints(&values, reencode, signed);
-                prop_assert_eq!(&decode_ints(&again, reencode, signed, 1000)?, &values);
+                let again = encode_ints(&values, reencode, sign);
+                prop_assert_eq!(&decode_ints(&again, reencode, sign, 1000)?, &values);
             }
         }
     }
 
     #[test]
-    fn v2_unaligned_round_trip(values in values(), signed: bool) {
-        let mut encoder = IntRleV2Encoder::new(signed).aligned_bitpacking(false);
+    fn v2_unaligned_round_trip(values in values(), sign in signs()) {
+        let mut encoder = int_v2::Encoder::new(sign).aligned_bitpacking(false);
         encoder.extend(&values);
         let bytes = encoder.finish();
-        prop_assert_eq!(&decode_ints(&bytes, RleVersion::V2, signed, 777)?, &values);
+        prop_assert_eq!(&decode_ints(&bytes, Version::V2, sign, 777)?, &values);
     }
 }
 
@@ -407,26 +409,26 @@ fn unsigned_u64_bit_patterns() {
     .map(|&v| v as i64)
     .collect();
     for version in VERSIONS {
-        let bytes = encode_ints(&values, version, false);
-        assert_eq!(decode_ints(&bytes, version, false, 3).unwrap(), values);
+        let bytes = encode_ints(&values, version, Unsigned);
+        assert_eq!(decode_ints(&bytes, version, Unsigned, 3).unwrap(), values);
     }
     // A short repeat of u64::MAX takes 8 bytes; as signed (-1) it takes 1.
-    assert_eq!(encode_ints(&[-1; 3], RleVersion::V2, false).len(), 9);
-    assert_eq!(encode_ints(&[-1; 3], RleVersion::V2, true), [0x00, 0x01]);
+    assert_eq!(encode_ints(&[-1; 3], Version::V2, Unsigned).len(), 9);
+    assert_eq!(encode_ints(&[-1; 3], Version::V2, Signed), [0x00, 0x01]);
 }
 
 #[test]
 fn typed_decoders_and_owned_input() {
     let values: Vec<i64> = (0..1000).map(|i| i * i % 977 - 400).collect();
-    let mut v1 = IntRleV1Encoder::new(true);
+    let mut v1 = int_v1::Encoder::new(Signed);
     v1.extend(&values);
     let v1 = v1.finish();
-    let mut v2 = IntRleV2Encoder::new(true);
+    let mut v2 = int_v2::Encoder::new(Signed);
     v2.extend(&values);
     let v2 = v2.finish();
     let mut out = vec![0i64; 1000];
     assert_eq!(
-        IntRleV1Decoder::new(&v1[..], true)
+        int_v1::Decoder::new(&v1[..], Signed)
             .decode(&mut out)
             .unwrap(),
         1000
@@ -434,19 +436,19 @@ fn typed_decoders_and_owned_input() {
     assert_eq!(out, values);
     // An owned buffer works as well as a slice.
     assert_eq!(
-        IntRleV2Decoder::new(v2.clone(), true)
+        int_v2::Decoder::new(v2.clone(), Signed)
             .decode(&mut out)
             .unwrap(),
         1000
     );
     assert_eq!(out, values);
-    let mut decoder = IntDecoder::new(v2, RleVersion::V2, true);
+    let mut decoder = int::Decoder::new(v2, Version::V2, Signed);
     assert_eq!(decoder.skip(999).unwrap(), 999);
     assert_eq!(decoder.decode(&mut out).unwrap(), 1);
     assert_eq!(out[0], values[999]);
     assert_eq!(
-        IntEncoder::new(RleVersion::V1, true).version(),
-        RleVersion::V1
+        int::Encoder::new(Version::V1, Signed).version(),
+        Version::V1
     );
 }
 
@@ -457,7 +459,7 @@ fn typed_decoders_and_owned_input() {
 proptest! {
     #[test]
     fn bytes_round_trip_skip_and_positions(values in bytes(), batch in 1usize..400, skip in 0usize..2000, seed: usize) {
-        let mut encoder = ByteRleEncoder::new();
+        let mut encoder = byte::Encoder::new();
         let mut positions = Vec::with_capacity(values.len());
         for &value in &values {
             positions.push(encoder.position());
@@ -466,20 +468,20 @@ proptest! {
         let estimate = encoder.estimated_size();
         let bytes = encoder.finish();
         prop_assert!(bytes.len() <= estimate);
-        let mut again = ByteRleEncoder::default();
+        let mut again = byte::Encoder::default();
         again.extend(&values);
         prop_assert_eq!(&again.finish(), &bytes);
 
         prop_assert_eq!(&decode_bytes(&bytes, batch)?, &values);
         let skip = skip.min(values.len());
-        let mut decoder = ByteRleDecoder::new(&bytes[..]);
+        let mut decoder = byte::Decoder::new(&bytes[..]);
         prop_assert_eq!(decoder.skip(skip)?, skip);
         let mut rest = vec![0u8; values.len() - skip + 1];
         prop_assert_eq!(decoder.decode(&mut rest)?, values.len() - skip);
         prop_assert_eq!(&rest[..values.len() - skip], &values[skip..]);
         for k in sample_indices(values.len(), seed) {
             let (offset, skip) = positions[k];
-            let mut decoder = ByteRleDecoder::new(&bytes[offset as usize..]);
+            let mut decoder = byte::Decoder::new(&bytes[offset as usize..]);
             prop_assert_eq!(decoder.skip(skip as usize)?, skip as usize);
             let mut value = [0u8];
             prop_assert_eq!(decoder.decode(&mut value)?, 1);
@@ -492,7 +494,7 @@ proptest! {
 
     #[test]
     fn booleans_round_trip_skip_and_positions(values in booleans(), batch in 1usize..400, skip in 0usize..5000, seed: usize) {
-        let mut encoder = BooleanRleEncoder::new();
+        let mut encoder = boolean::Encoder::new();
         let mut positions = Vec::with_capacity(values.len());
         for &value in &values {
             positions.push(encoder.position());
@@ -501,7 +503,7 @@ proptest! {
         let estimate = encoder.estimated_size();
         let bytes = encoder.finish();
         prop_assert!(bytes.len() <= estimate);
-        let mut again = BooleanRleEncoder::default();
+        let mut again = boolean::Encoder::default();
         again.extend(&values);
         prop_assert_eq!(&again.finish(), &bytes);
 
@@ -512,14 +514,14 @@ proptest! {
         prop_assert!(decoded[values.len()..].iter().all(|&b| !b));
 
         let skip = skip.min(values.len());
-        let mut decoder = BooleanRleDecoder::new(&bytes[..]);
+        let mut decoder = boolean::Decoder::new(&bytes[..]);
         prop_assert_eq!(decoder.skip(skip)?, skip);
         let mut rest = vec![false; values.len() - skip];
         prop_assert_eq!(decoder.decode(&mut rest)?, values.len() - skip);
         prop_assert_eq!(&rest[..], &values[skip..]);
         for k in sample_indices(values.len(), seed) {
             let (offset, pending, bits) = positions[k];
-            let mut decoder = BooleanRleDecoder::new(&bytes[offset as usize..]);
+            let mut decoder = boolean::Decoder::new(&bytes[offset as usize..]);
             let skip = (pending * 8 + bits) as usize;
             prop_assert_eq!(decoder.skip(skip)?, skip);
             let mut value = [false];
@@ -536,23 +538,23 @@ proptest! {
         if let Ok(values) = decode_bytes(&bytes, batch) {
             prop_assert!(values.len() <= bytes.len() * 130);
             let skip = skip.min(values.len());
-            let mut decoder = ByteRleDecoder::new(&bytes[..]);
+            let mut decoder = byte::Decoder::new(&bytes[..]);
             prop_assert_eq!(decoder.skip(skip)?, skip);
             let mut rest = vec![0u8; values.len() - skip];
             prop_assert_eq!(decoder.decode(&mut rest)?, values.len() - skip);
             prop_assert_eq!(&rest[..], &values[skip..]);
-            let mut encoder = ByteRleEncoder::new();
+            let mut encoder = byte::Encoder::new();
             encoder.extend(&values);
             prop_assert_eq!(&decode_bytes(&encoder.finish(), 1000)?, &values);
         }
         if let Ok(values) = decode_booleans(&bytes, batch) {
             let skip = skip.min(values.len());
-            let mut decoder = BooleanRleDecoder::new(&bytes[..]);
+            let mut decoder = boolean::Decoder::new(&bytes[..]);
             prop_assert_eq!(decoder.skip(skip)?, skip);
             let mut rest = vec![false; values.len() - skip];
             prop_assert_eq!(decoder.decode(&mut rest)?, values.len() - skip);
             prop_assert_eq!(&rest[..], &values[skip..]);
-            let mut encoder = BooleanRleEncoder::new();
+            let mut encoder = boolean::Encoder::new();
             encoder.extend(&values);
             prop_assert_eq!(&decode_booleans(&encoder.finish(), 1000)?, &values);
         }

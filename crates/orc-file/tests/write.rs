@@ -18,7 +18,8 @@
 use std::sync::Arc;
 
 use orc_file::proto::{self, column_encoding::Kind as Encoding, stream::Kind as StreamKind};
-use orc_file::rle::{BooleanRleDecoder, IntDecoder, RleVersion};
+use orc_file::rle::Sign::{Signed, Unsigned};
+use orc_file::rle::{Version, boolean, int};
 use orc_file::stream::{ChunkDecoder, seek_offset};
 use orc_file::{
     Batch, ColumnStatistics, Error, ErrorKind, OrcCompression, OrcReader, OrcVersion, OrcWriter,
@@ -722,8 +723,8 @@ fn row_index_positions_point_at_their_row_groups() {
         .collect();
     for version in [OrcVersion::V0_11, OrcVersion::V0_12] {
         let rle = match version {
-            OrcVersion::V0_11 => RleVersion::V1,
-            OrcVersion::V0_12 => RleVersion::V2,
+            OrcVersion::V0_11 => Version::V1,
+            OrcVersion::V0_12 => Version::V2,
         };
         for compression in [
             OrcCompression::None,
@@ -754,7 +755,7 @@ fn row_index_positions_point_at_their_row_groups() {
                 let mut p = entry.positions.iter();
                 let (offset, extra) = take_position(&mut p, table, compressed, 1);
                 assert!(p.next().is_none());
-                let mut decoder = IntDecoder::new(&data[offset..], rle, true);
+                let mut decoder = int::Decoder::new(&data[offset..], rle, Signed);
                 assert_eq!(decoder.skip(extra[0] as usize).unwrap(), extra[0] as usize);
                 let mut out = [0i64; 1];
                 assert_eq!(decoder.decode(&mut out).unwrap(), 1);
@@ -777,7 +778,7 @@ fn row_index_positions_point_at_their_row_groups() {
             for (g, entry) in stripe.row_index(2).entry.iter().enumerate() {
                 let mut p = entry.positions.iter();
                 let (offset, extra) = take_position(&mut p, present_table, compressed, 2);
-                let mut bits = BooleanRleDecoder::new(&present[offset..]);
+                let mut bits = boolean::Decoder::new(&present[offset..]);
                 let skip = (8 * extra[0] + extra[1]) as usize;
                 assert_eq!(bits.skip(skip).unwrap(), skip);
                 let mut flags = [false; 1];
@@ -785,7 +786,7 @@ fn row_index_positions_point_at_their_row_groups() {
                 assert_eq!(flags[0], !null_at(g * STRIDE), "n presence, group {g}");
                 let (offset, extra) = take_position(&mut p, table, compressed, 1);
                 assert!(p.next().is_none());
-                let mut decoder = IntDecoder::new(&data[offset..], rle, true);
+                let mut decoder = int::Decoder::new(&data[offset..], rle, Signed);
                 decoder.skip(extra[0] as usize).unwrap();
                 let mut out = [0i64; 1];
                 let first = (g * STRIDE..ROWS).find(|&i| !null_at(i)).unwrap();
@@ -820,7 +821,7 @@ fn row_index_positions_point_at_their_row_groups() {
 fn check_string_positions(
     stripe: &StripeStreams,
     column: u32,
-    rle: RleVersion,
+    rle: Version,
     compressed: bool,
     stride: usize,
     value: impl Fn(usize) -> String,
@@ -833,7 +834,7 @@ fn check_string_positions(
     let dictionary: Vec<Vec<u8>> = match kind {
         Encoding::Dictionary | Encoding::DictionaryV2 => {
             let (blob, _) = stripe.stream(column, StreamKind::DictionaryData).unwrap();
-            let mut decoder = IntDecoder::new(lengths, rle, false);
+            let mut decoder = int::Decoder::new(lengths, rle, Unsigned);
             let size = stripe.encodings[column as usize].dictionary_size.unwrap() as usize;
             let mut lens = vec![0i64; size];
             assert_eq!(decoder.decode(&mut lens).unwrap(), size);
@@ -857,14 +858,14 @@ fn check_string_positions(
         let got = if dictionary.is_empty() {
             let (offset, _) = take_position(&mut p, data_table, compressed, 0);
             let (length_offset, extra) = take_position(&mut p, length_table, compressed, 1);
-            let mut decoder = IntDecoder::new(&lengths[length_offset..], rle, false);
+            let mut decoder = int::Decoder::new(&lengths[length_offset..], rle, Unsigned);
             decoder.skip(extra[0] as usize).unwrap();
             let mut len = [0i64; 1];
             decoder.decode(&mut len).unwrap();
             data[offset..offset + len[0] as usize].to_vec()
         } else {
             let (offset, extra) = take_position(&mut p, data_table, compressed, 1);
-            let mut decoder = IntDecoder::new(&data[offset..], rle, false);
+            let mut decoder = int::Decoder::new(&data[offset..], rle, Unsigned);
             decoder.skip(extra[0] as usize).unwrap();
             let mut id = [0i64; 1];
             decoder.decode(&mut id).unwrap();
@@ -1232,11 +1233,11 @@ fn decimal_scales_follow_the_version() {
     for (version, rle, data_bytes, scales) in [
         (
             OrcVersion::V0_12,
-            RleVersion::V2,
+            Version::V2,
             vec![0xac_u8, 0x02, 13],
             [2i64, 2],
         ),
-        (OrcVersion::V0_11, RleVersion::V1, vec![30, 13], [1, 2]),
+        (OrcVersion::V0_11, Version::V1, vec![30, 13], [1, 2]),
     ] {
         let bytes = write_batches(
             "struct<d:decimal(10,2)>",
@@ -1247,7 +1248,7 @@ fn decimal_scales_follow_the_version() {
         let (data, _) = stripe.stream(1, StreamKind::Data).unwrap();
         assert_eq!(data, data_bytes.as_slice());
         let (secondary, _) = stripe.stream(1, StreamKind::Secondary).unwrap();
-        let mut decoder = IntDecoder::new(secondary, rle, true);
+        let mut decoder = int::Decoder::new(secondary, rle, Signed);
         let mut out = [0i64; 2];
         assert_eq!(decoder.decode(&mut out).unwrap(), 2);
         assert_eq!(out, scales);
@@ -1902,13 +1903,13 @@ fn unbounded_decimals_keep_each_scale() {
         let bytes = writer.finish().unwrap();
         let stripe = StripeStreams::read(&bytes, 0);
         let rle = if version == OrcVersion::V0_11 {
-            RleVersion::V1
+            Version::V1
         } else {
-            RleVersion::V2
+            Version::V2
         };
         let (secondary, _) = stripe.stream(1, StreamKind::Secondary).unwrap();
         let mut scales = [0i64; 3];
-        IntDecoder::new(secondary, rle, true)
+        int::Decoder::new(secondary, rle, Signed)
             .decode(&mut scales)
             .unwrap();
         assert_eq!(scales, [1, 4, 0]);

@@ -8,7 +8,7 @@
 //! The last byte is padded with zero bits: a stream of 10 values decodes to 16, and the
 //! reader knows how many it wants.
 
-use super::byte::{ByteRleDecoder, ByteRleEncoder};
+use super::byte;
 use parquet_core::Result;
 
 /// Bytes decoded at a time into a stack buffer.
@@ -35,18 +35,18 @@ static BITS: [[bool; 8]; 256] = {
 /// The input is held in `B`: a borrowed `&[u8]`, or an owned buffer such as
 /// `bytes::Bytes` or `Vec<u8>`.
 #[derive(Debug, Clone)]
-pub struct BooleanRleDecoder<B> {
-    bytes: ByteRleDecoder<B>,
+pub struct Decoder<B> {
+    bytes: byte::Decoder<B>,
     /// The byte being read; its unread bits are its top `bits_left`.
     current: u8,
     bits_left: u32,
 }
 
-impl<B: AsRef<[u8]>> BooleanRleDecoder<B> {
+impl<B: AsRef<[u8]>> Decoder<B> {
     /// A decoder of the whole (decompressed) stream `input`.
     pub const fn new(input: B) -> Self {
         Self {
-            bytes: ByteRleDecoder::new(input),
+            bytes: byte::Decoder::new(input),
             current: 0,
             bits_left: 0,
         }
@@ -144,17 +144,17 @@ impl<B: AsRef<[u8]>> BooleanRleDecoder<B> {
 
 /// Encodes a boolean RLE stream as Apache ORC's `BitFieldWriter` (width 1) does.
 #[derive(Debug, Clone, Default)]
-pub struct BooleanRleEncoder {
-    bytes: ByteRleEncoder,
+pub struct Encoder {
+    bytes: byte::Encoder,
     current: u8,
     bits_used: u32,
 }
 
-impl BooleanRleEncoder {
+impl Encoder {
     /// An empty encoder.
     pub const fn new() -> Self {
         Self {
-            bytes: ByteRleEncoder::new(),
+            bytes: byte::Encoder::new(),
             current: 0,
             bits_used: 0,
         }
@@ -228,14 +228,14 @@ mod tests {
         // "the byte sequence [0xff, 0x80] would be one true followed by seven false"
         // (as byte RLE, the two literal bytes [0xfe, 0xff, 0x80]).
         let bytes = [0xfe, 0xff, 0x80];
-        let mut decoder = BooleanRleDecoder::new(&bytes);
+        let mut decoder = Decoder::new(&bytes);
         let mut out = [true; 20];
         assert_eq!(decoder.decode(&mut out), Ok(16));
         let mut expected = [false; 16];
         expected[..9].fill(true);
         assert_eq!(&out[..16], &expected);
 
-        let mut encoder = BooleanRleEncoder::new();
+        let mut encoder = Encoder::new();
         encoder.extend(&expected[..9]);
         assert_eq!(encoder.finish(), bytes);
     }
@@ -243,18 +243,18 @@ mod tests {
     #[test]
     fn partial_bytes_and_skips() {
         let values: Vec<bool> = (0..1000).map(|i| i % 3 == 0 || i % 7 == 0).collect();
-        let mut encoder = BooleanRleEncoder::new();
+        let mut encoder = Encoder::new();
         encoder.extend(&values[..5]);
         for &value in &values[5..] {
             encoder.push(value);
         }
         let bytes = encoder.finish();
         for split in [0, 1, 3, 8, 9, 17, 500, 999, 1000] {
-            let mut decoder = BooleanRleDecoder::new(&bytes);
+            let mut decoder = Decoder::new(&bytes);
             let mut head = vec![false; split];
             assert_eq!(decoder.decode(&mut head), Ok(split));
             assert_eq!(head, values[..split]);
-            let mut skipper = BooleanRleDecoder::new(&bytes);
+            let mut skipper = Decoder::new(&bytes);
             assert_eq!(skipper.skip(split), Ok(split));
             let mut a = vec![false; 1000 - split];
             let mut b = vec![false; 1000 - split];
@@ -264,13 +264,13 @@ mod tests {
             assert_eq!(b, values[split..]);
         }
         // 1000 values are 125 whole bytes: nothing more.
-        let mut decoder = BooleanRleDecoder::new(&bytes);
+        let mut decoder = Decoder::new(&bytes);
         assert_eq!(decoder.skip(2000), Ok(1000));
     }
 
     #[test]
     fn position_counts_bits() {
-        let mut encoder = BooleanRleEncoder::new();
+        let mut encoder = Encoder::new();
         encoder.extend(&[true; 11]);
         assert_eq!(encoder.position(), (0, 1, 3));
         encoder.extend(&[true; 13]);

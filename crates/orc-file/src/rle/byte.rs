@@ -30,13 +30,13 @@ enum Run {
 /// Decodes a byte RLE stream held in `B`: a borrowed `&[u8]`, or an owned buffer such
 /// as `bytes::Bytes` or `Vec<u8>`.
 #[derive(Debug, Clone)]
-pub struct ByteRleDecoder<B> {
+pub struct Decoder<B> {
     input: B,
     pos: usize,
     run: Run,
 }
 
-impl<B: AsRef<[u8]>> ByteRleDecoder<B> {
+impl<B: AsRef<[u8]>> Decoder<B> {
     /// A decoder of the whole (decompressed) stream `input`.
     pub const fn new(input: B) -> Self {
         Self {
@@ -146,7 +146,7 @@ fn read_header(input: &[u8], mut pos: usize) -> Result<(Run, usize)> {
 
 /// Encodes a byte RLE stream as Apache ORC's `RunLengthByteWriter` does.
 #[derive(Debug, Clone)]
-pub struct ByteRleEncoder {
+pub struct Encoder {
     out: Vec<u8>,
     literals: [u8; MAX_LITERALS],
     /// Values pending: literals, or the length of the run of `literals[0]`.
@@ -156,13 +156,13 @@ pub struct ByteRleEncoder {
     tail_run_length: usize,
 }
 
-impl Default for ByteRleEncoder {
+impl Default for Encoder {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl ByteRleEncoder {
+impl Encoder {
     /// An empty encoder.
     pub const fn new() -> Self {
         Self {
@@ -283,14 +283,14 @@ mod tests {
     use parquet_core::Error;
 
     fn encode(values: &[u8]) -> Vec<u8> {
-        let mut encoder = ByteRleEncoder::new();
+        let mut encoder = Encoder::new();
         encoder.extend(values);
         encoder.finish()
     }
 
     fn decode_all(bytes: &[u8]) -> Result<Vec<u8>> {
         let mut out = vec![0u8; bytes.len() * 130 + 1];
-        let n = ByteRleDecoder::new(bytes).decode(&mut out)?;
+        let n = Decoder::new(bytes).decode(&mut out)?;
         out.truncate(n);
         Ok(out)
     }
@@ -327,10 +327,10 @@ mod tests {
             decode_all(&[0xfd, 1, 2]),
             Err(Error::Truncated { .. })
         ));
-        let mut decoder = ByteRleDecoder::new(&[0xfd, 1, 2]);
+        let mut decoder = Decoder::new(&[0xfd, 1, 2]);
         assert!(decoder.skip(1).is_err());
         // The values before a broken run are there for a decode that stops before it.
-        let mut decoder = ByteRleDecoder::new(&[0x00, 7, 0xfd, 1]);
+        let mut decoder = Decoder::new(&[0x00, 7, 0xfd, 1]);
         let mut out = [0u8; 3];
         assert_eq!(decoder.decode(&mut out), Ok(3));
         assert_eq!(out, [7; 3]);
@@ -340,7 +340,7 @@ mod tests {
     #[test]
     fn skip_and_remaining_input() {
         let bytes = encode(&[1, 1, 1, 1, 2, 3, 4]);
-        let mut decoder = ByteRleDecoder::new(&bytes);
+        let mut decoder = Decoder::new(&bytes);
         assert_eq!(decoder.skip(5), Ok(5));
         let mut out = [0u8; 4];
         assert_eq!(decoder.decode(&mut out), Ok(2));
@@ -351,7 +351,7 @@ mod tests {
 
     #[test]
     fn position_and_reuse() {
-        let mut encoder = ByteRleEncoder::new();
+        let mut encoder = Encoder::new();
         encoder.extend(&[1, 2, 3]);
         assert_eq!(encoder.position(), (0, 3));
         encoder.extend(&[3, 3]);

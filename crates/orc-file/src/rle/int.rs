@@ -1,36 +1,26 @@
 //! Integer streams of either RLE version, as a column's encoding says (`DIRECT` and
 //! `DICTIONARY` are version 1, `DIRECT_V2` and `DICTIONARY_V2` version 2).
 
-use super::int_v1::{IntRleV1Decoder, IntRleV1Encoder};
-use super::int_v2::{IntRleV2Decoder, IntRleV2Encoder};
+use super::{Sign, Version, int_v1, int_v2};
 use parquet_core::Result;
-
-/// The integer run-length encoding of a stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RleVersion {
-    /// RLE version 1: ORC v0 (Hive 0.11) and the `DIRECT` and `DICTIONARY` encodings.
-    V1,
-    /// RLE version 2: the `DIRECT_V2` and `DICTIONARY_V2` encodings.
-    V2,
-}
 
 /// Decodes an integer stream of either version, held in `B`: a borrowed `&[u8]`, or an
 /// owned buffer such as `bytes::Bytes` or `Vec<u8>`.
 #[derive(Debug, Clone)]
-pub enum IntDecoder<B> {
+pub enum Decoder<B> {
     /// RLE version 1.
-    V1(IntRleV1Decoder<B>),
+    V1(int_v1::Decoder<B>),
     /// RLE version 2.
-    V2(IntRleV2Decoder<B>),
+    V2(int_v2::Decoder<B>),
 }
 
-impl<B: AsRef<[u8]>> IntDecoder<B> {
-    /// A decoder of the whole (decompressed) stream `input`; `signed` streams zigzag
-    /// their values, unsigned ones give `i64`s holding the `u64` bits.
-    pub const fn new(input: B, version: RleVersion, signed: bool) -> Self {
+impl<B: AsRef<[u8]>> Decoder<B> {
+    /// A decoder of the whole (decompressed) stream `input`; a [`Sign::Signed`] stream
+    /// zigzags its values, an unsigned one gives `i64`s holding the `u64` bits.
+    pub const fn new(input: B, version: Version, sign: Sign) -> Self {
         match version {
-            RleVersion::V1 => Self::V1(IntRleV1Decoder::new(input, signed)),
-            RleVersion::V2 => Self::V2(IntRleV2Decoder::new(input, signed)),
+            Version::V1 => Self::V1(int_v1::Decoder::new(input, sign)),
+            Version::V2 => Self::V2(int_v2::Decoder::new(input, sign)),
         }
     }
 
@@ -72,19 +62,19 @@ impl<B: AsRef<[u8]>> IntDecoder<B> {
 
 /// Encodes an integer stream in either version.
 #[derive(Debug, Clone)]
-pub enum IntEncoder {
+pub enum Encoder {
     /// RLE version 1.
-    V1(IntRleV1Encoder),
+    V1(int_v1::Encoder),
     /// RLE version 2.
-    V2(IntRleV2Encoder),
+    V2(int_v2::Encoder),
 }
 
-impl IntEncoder {
-    /// An empty encoder; `signed` streams zigzag their values.
-    pub fn new(version: RleVersion, signed: bool) -> Self {
+impl Encoder {
+    /// An empty encoder; a [`Sign::Signed`] stream zigzags its values.
+    pub fn new(version: Version, sign: Sign) -> Self {
         match version {
-            RleVersion::V1 => Self::V1(IntRleV1Encoder::new(signed)),
-            RleVersion::V2 => Self::V2(IntRleV2Encoder::new(signed)),
+            Version::V1 => Self::V1(int_v1::Encoder::new(sign)),
+            Version::V2 => Self::V2(int_v2::Encoder::new(sign)),
         }
     }
 
@@ -131,10 +121,10 @@ impl IntEncoder {
     }
 
     /// The version this encoder writes.
-    pub const fn version(&self) -> RleVersion {
+    pub const fn version(&self) -> Version {
         match self {
-            Self::V1(_) => RleVersion::V1,
-            Self::V2(_) => RleVersion::V2,
+            Self::V1(_) => Version::V1,
+            Self::V2(_) => Version::V2,
         }
     }
 }

@@ -9,8 +9,8 @@
 //!
 //! Value `i` of a run is `base + i * delta`; varints are zigzagged in a signed stream.
 
-use super::{read_u8, read_varint, skip_varint, unzigzag, write_varint, zigzag};
-use parquet_core::Result;
+use super::{Sign, read_u8, read_varint, skip_varint};
+use parquet_core::{Result, varint, zigzag};
 
 /// Shortest run.
 const MIN_REPEAT: usize = 3;
@@ -33,21 +33,21 @@ enum Run {
 /// Decodes an integer RLE v1 stream held in `B`: a borrowed `&[u8]`, or an owned buffer
 /// such as `bytes::Bytes` or `Vec<u8>`.
 #[derive(Debug, Clone)]
-pub struct IntRleV1Decoder<B> {
+pub struct Decoder<B> {
     input: B,
     pos: usize,
     signed: bool,
     run: Run,
 }
 
-impl<B: AsRef<[u8]>> IntRleV1Decoder<B> {
-    /// A decoder of the whole (decompressed) stream `input`; `signed` streams zigzag
-    /// their values, unsigned ones give `i64`s holding the `u64` bits.
-    pub const fn new(input: B, signed: bool) -> Self {
+impl<B: AsRef<[u8]>> Decoder<B> {
+    /// A decoder of the whole (decompressed) stream `input`; a [`Sign::Signed`] stream
+    /// zigzags its values, an unsigned one gives `i64`s holding the `u64` bits.
+    pub const fn new(input: B, sign: Sign) -> Self {
         Self {
             input,
             pos: 0,
-            signed,
+            signed: sign.is_signed(),
             run: Run::Step {
                 next: 0,
                 step: 0,
@@ -97,7 +97,7 @@ impl<B: AsRef<[u8]>> IntRleV1Decoder<B> {
                     let mut read = 0;
                     let result = if self.signed {
                         dst.iter_mut().try_for_each(|slot| {
-                            *slot = unzigzag(read_varint(input, pos, "RLE v1 literal")?);
+                            *slot = zigzag::decode_i64(read_varint(input, pos, "RLE v1 literal")?);
                             read += 1;
                             Ok(())
                         })
@@ -175,7 +175,7 @@ fn read_header(input: &[u8], mut pos: usize, signed: bool) -> Result<(Run, usize
         let base = read_varint(input, &mut pos, "RLE v1 run base")?;
         Run::Step {
             next: if signed {
-                unzigzag(base)
+                zigzag::decode_i64(base)
             } else {
                 base.cast_signed()
             },
@@ -192,7 +192,7 @@ fn read_header(input: &[u8], mut pos: usize, signed: bool) -> Result<(Run, usize
 
 /// Encodes an integer RLE v1 stream as Apache ORC's `RunLengthIntegerWriter` does.
 #[derive(Debug, Clone)]
-pub struct IntRleV1Encoder {
+pub struct Encoder {
     out: Vec<u8>,
     signed: bool,
     literals: Box<[i64; MAX_LITERALS]>,
@@ -204,12 +204,12 @@ pub struct IntRleV1Encoder {
     tail_run_length: usize,
 }
 
-impl IntRleV1Encoder {
-    /// An empty encoder; `signed` streams zigzag their values.
-    pub fn new(signed: bool) -> Self {
+impl Encoder {
+    /// An empty encoder; a [`Sign::Signed`] stream zigzags its values.
+    pub fn new(sign: Sign) -> Self {
         Self {
             out: Vec::new(),
-            signed,
+            signed: sign.is_signed(),
             literals: Box::new([0; MAX_LITERALS]),
             num_literals: 0,
             delta: 0,
@@ -351,28 +351,29 @@ impl IntRleV1Encoder {
     #[inline]
     fn write_value(&mut self, value: i64) {
         let raw = if self.signed {
-            zigzag(value)
+            zigzag::encode_i64(value)
         } else {
             value.cast_unsigned()
         };
-        write_varint(&mut self.out, raw);
+        varint::encode_u64(raw, &mut self.out);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rle::Sign::{Signed, Unsigned};
     use parquet_core::Error;
 
-    fn encode(values: &[i64], signed: bool) -> Vec<u8> {
-        let mut encoder = IntRleV1Encoder::new(signed);
+    fn encode(values: &[i64], sign: Sign) -> Vec<u8> {
+        let mut encoder = Encoder::new(sign);
         encoder.extend(values);
         encoder.finish()
     }
 
-    fn decode_all(bytes: &[u8], signed: bool) -> Result<Vec<i64>> {
+    fn decode_all(bytes: &[u8], sign: Sign) -> Result<Vec<i64>> {
         let mut out = vec![0i64; bytes.len() * 130 + 1];
-        let n = IntRleV1Decoder::new(bytes, signed).decode(&mut out)?;
+        let n = Decoder::new(bytes, sign).decode(&mut out)?;
         out.truncate(n);
         Ok(out)
     }
@@ -380,88 +381,88 @@ mod tests {
     #[test]
     fn spec_examples() {
         // "100 instances of 7 ... [0x61, 0x00, 0x07]"
-        assert_eq!(decode_all(&[0x61, 0x00, 0x07], false).unwrap(), [7; 100]);
-        assert_eq!(encode(&[7; 100], false), [0x61, 0x00, 0x07]);
+        assert_eq!(decode_all(&[0x61, 0x00, 0x07], Unsigned).unwrap(), [7; 100]);
+        assert_eq!(encode(&[7; 100], Unsigned), [0x61, 0x00, 0x07]);
         // "the sequence of numbers running from 100 to 1 ... [0x61, 0xff, 0x64]"
         let down: Vec<i64> = (1..=100).rev().collect();
-        assert_eq!(decode_all(&[0x61, 0xff, 0x64], false).unwrap(), down);
-        assert_eq!(encode(&down, false), [0x61, 0xff, 0x64]);
+        assert_eq!(decode_all(&[0x61, 0xff, 0x64], Unsigned).unwrap(), down);
+        assert_eq!(encode(&down, Unsigned), [0x61, 0xff, 0x64]);
         // "[2, 3, 6, 7, 11] would be encoded as [0xfb, 0x02, 0x03, 0x06, 0x07, 0xb]"
         let bytes = [0xfb, 0x02, 0x03, 0x06, 0x07, 0x0b];
-        assert_eq!(decode_all(&bytes, false).unwrap(), [2, 3, 6, 7, 11]);
-        assert_eq!(encode(&[2, 3, 6, 7, 11], false), bytes);
+        assert_eq!(decode_all(&bytes, Unsigned).unwrap(), [2, 3, 6, 7, 11]);
+        assert_eq!(encode(&[2, 3, 6, 7, 11], Unsigned), bytes);
     }
 
     #[test]
     fn signed_values_zigzag() {
-        assert_eq!(encode(&[-1, 1, -2], true), [0xfd, 1, 2, 3]);
-        assert_eq!(decode_all(&[0xfd, 1, 2, 3], true).unwrap(), [-1, 1, -2]);
+        assert_eq!(encode(&[-1, 1, -2], Signed), [0xfd, 1, 2, 3]);
+        assert_eq!(decode_all(&[0xfd, 1, 2, 3], Signed).unwrap(), [-1, 1, -2]);
         // A run of -5, -6, …: base zigzag(-5) = 9, delta -1.
-        assert_eq!(encode(&[-5, -6, -7, -8], true), [0x01, 0xff, 9]);
+        assert_eq!(encode(&[-5, -6, -7, -8], Signed), [0x01, 0xff, 9]);
     }
 
     #[test]
     fn java_splits() {
         // Literals, then a run of three with delta 2 that starts inside them.
         assert_eq!(
-            encode(&[10, 50, 1, 3, 5], false),
+            encode(&[10, 50, 1, 3, 5], Unsigned),
             [0xfe, 10, 50, 0x00, 2, 1]
         );
         // A delta outside -128..=127 is no run.
         assert_eq!(
-            encode(&[0, 200, 400], false),
+            encode(&[0, 200, 400], Unsigned),
             [0xfd, 0, 0xc8, 0x01, 0x90, 0x03]
         );
         // Runs stop at 130.
-        let bytes = encode(&[1; 131], false);
+        let bytes = encode(&[1; 131], Unsigned);
         assert_eq!(bytes, [0x7f, 0, 1, 0xff, 1]);
     }
 
     #[test]
     fn extremes_wrap() {
         let values = [i64::MAX, i64::MIN, i64::MIN + 1, 0, -1, i64::MIN];
-        for signed in [false, true] {
-            let bytes = encode(&values, signed);
-            assert_eq!(decode_all(&bytes, signed).unwrap(), values);
+        for sign in [Unsigned, Signed] {
+            let bytes = encode(&values, sign);
+            assert_eq!(decode_all(&bytes, sign).unwrap(), values);
         }
         // A run of deltas that wraps: MAX, MIN, MIN + 1.
-        let bytes = encode(&[i64::MAX, i64::MIN, i64::MIN + 1], true);
+        let bytes = encode(&[i64::MAX, i64::MIN, i64::MIN + 1], Signed);
         assert_eq!(bytes[..2], [0x00, 0x01]);
     }
 
     #[test]
     fn truncation_and_overlong_varints() {
         assert!(matches!(
-            decode_all(&[0x00], false),
+            decode_all(&[0x00], Unsigned),
             Err(Error::Truncated { .. })
         ));
         assert!(matches!(
-            decode_all(&[0x00, 0x01], false),
+            decode_all(&[0x00, 0x01], Unsigned),
             Err(Error::Truncated { .. })
         ));
         assert!(matches!(
-            decode_all(&[0xfe, 0x01], false),
+            decode_all(&[0xfe, 0x01], Unsigned),
             Err(Error::Truncated { .. })
         ));
         assert!(matches!(
-            decode_all(&[0xfe, 0x01, 0x80], false),
+            decode_all(&[0xfe, 0x01, 0x80], Unsigned),
             Err(Error::Truncated { .. })
         ));
         let overlong = [
             0xff, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00,
         ];
         assert!(matches!(
-            decode_all(&overlong, false),
+            decode_all(&overlong, Unsigned),
             Err(Error::Invalid { .. })
         ));
-        assert!(IntRleV1Decoder::new(&overlong, false).skip(1).is_err());
+        assert!(Decoder::new(&overlong, Unsigned).skip(1).is_err());
         // A zero last group is accepted, as Java does.
-        assert_eq!(decode_all(&[0xff, 0x81, 0x00], false).unwrap(), [1]);
+        assert_eq!(decode_all(&[0xff, 0x81, 0x00], Unsigned).unwrap(), [1]);
     }
 
     #[test]
     fn position_and_reuse() {
-        let mut encoder = IntRleV1Encoder::new(false);
+        let mut encoder = Encoder::new(Unsigned);
         encoder.extend(&[10, 50, 1, 3]);
         assert_eq!(encoder.position(), (0, 4));
         encoder.push(5);

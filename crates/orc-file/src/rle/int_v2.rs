@@ -25,8 +25,8 @@
 //! length 1 with a width is two values.
 
 use super::bitpack::{pack, packed_len, unpack, unpack_zigzag};
-use super::{read_u8, read_varint, take, unzigzag, write_signed_varint, write_varint, zigzag};
-use parquet_core::{Error, Result};
+use super::{Sign, read_u8, read_varint, take, write_signed_varint};
+use parquet_core::{Error, Result, varint, zigzag};
 
 /// Most values in a run.
 const MAX_SCOPE: usize = 512;
@@ -200,7 +200,7 @@ impl Header<'_> {
 /// Decodes an integer RLE v2 stream held in `B`: a borrowed `&[u8]`, or an owned buffer
 /// such as `bytes::Bytes` or `Vec<u8>`.
 #[derive(Debug, Clone)]
-pub struct IntRleV2Decoder<B> {
+pub struct Decoder<B> {
     input: B,
     pos: usize,
     signed: bool,
@@ -211,14 +211,14 @@ pub struct IntRleV2Decoder<B> {
     patches: Vec<Patch>,
 }
 
-impl<B: AsRef<[u8]>> IntRleV2Decoder<B> {
-    /// A decoder of the whole (decompressed) stream `input`; `signed` streams zigzag
-    /// their values, unsigned ones give `i64`s holding the `u64` bits.
-    pub const fn new(input: B, signed: bool) -> Self {
+impl<B: AsRef<[u8]>> Decoder<B> {
+    /// A decoder of the whole (decompressed) stream `input`; a [`Sign::Signed`] stream
+    /// zigzags its values, an unsigned one gives `i64`s holding the `u64` bits.
+    pub const fn new(input: B, sign: Sign) -> Self {
         Self {
             input,
             pos: 0,
-            signed,
+            signed: sign.is_signed(),
             run: Run::Step {
                 next: 0,
                 step: 0,
@@ -373,7 +373,7 @@ fn read_header<'i>(
 ) -> Result<Header<'i>> {
     let value = |raw: u64| {
         if signed {
-            unzigzag(raw)
+            zigzag::decode_i64(raw)
         } else {
             raw.cast_signed()
         }
@@ -409,7 +409,7 @@ fn read_header<'i>(
             let code = first >> 1 & 0x1f;
             let length = run_length(first, second);
             let first_value = value(read_varint(input, &mut at, "RLE v2 delta base value")?);
-            let delta = unzigzag(read_varint(input, &mut at, "RLE v2 delta base")?);
+            let delta = zigzag::decode_i64(read_varint(input, &mut at, "RLE v2 delta base")?);
             if code == 0 {
                 Header::Step {
                     first: first_value,
@@ -620,7 +620,7 @@ fn expand(header: &Header<'_>, patches: &[Patch], out: &mut [i64], signed: bool)
 // Encoding
 // ---------------------------------------------------------------------------------------
 
-/// How [`IntRleV2Encoder::determine_encoding`] chose to write a run of literals.
+/// How [`Encoder::determine_encoding`] chose to write a run of literals.
 #[allow(clippy::large_enum_variant)] // one at a time, on the stack
 enum Plan {
     /// Zigzagged literals (in `scratch.zigzag`) at `width` bits.
@@ -661,7 +661,7 @@ struct Scratch {
 /// bytes: past the 3 bits of the header, so the run reads back wrong (ORC-616, apache/orc
 /// issue 2323). Such runs are written DIRECT here, as ORC-616 proposed.
 #[derive(Debug, Clone)]
-pub struct IntRleV2Encoder {
+pub struct Encoder {
     out: Vec<u8>,
     signed: bool,
     aligned: bool,
@@ -673,14 +673,14 @@ pub struct IntRleV2Encoder {
     scratch: Box<Scratch>,
 }
 
-impl IntRleV2Encoder {
-    /// An empty encoder; `signed` streams zigzag their values. It packs DIRECT and DELTA
+impl Encoder {
+    /// An empty encoder; a [`Sign::Signed`] stream zigzags its values. It packs DIRECT and DELTA
     /// values at aligned widths (1, 2, 4, 8, 16, 24, 32, …), as Java's writer does under
     /// its default encoding strategy, `SPEED`.
-    pub fn new(signed: bool) -> Self {
+    pub fn new(sign: Sign) -> Self {
         Self {
             out: Vec::new(),
-            signed,
+            signed: sign.is_signed(),
             aligned: true,
             literals: Box::new([0; MAX_SCOPE]),
             num_literals: 0,
@@ -866,7 +866,7 @@ impl IntRleV2Encoder {
         let zigzagged = scratch.zigzag.get_mut(..n).unwrap_or_default();
         for (slot, &value) in zigzagged.iter_mut().zip(literals) {
             *slot = if self.signed {
-                zigzag(value).cast_signed()
+                zigzag::encode_i64(value).cast_signed()
             } else {
                 value
             };
@@ -953,7 +953,7 @@ impl IntRleV2Encoder {
     fn write_short_repeat(&mut self) {
         let first = self.literal(0);
         let raw = if self.signed {
-            zigzag(first)
+            zigzag::encode_i64(first)
         } else {
             first.cast_unsigned()
         };
@@ -1020,7 +1020,7 @@ impl IntRleV2Encoder {
         if self.signed {
             write_signed_varint(&mut self.out, first);
         } else {
-            write_varint(&mut self.out, first.cast_unsigned());
+            varint::encode_u64(first.cast_unsigned(), &mut self.out);
         }
         if let Plan::FixedDelta { delta } = *plan {
             write_signed_varint(&mut self.out, delta);
@@ -1137,24 +1137,25 @@ fn prepare_patches(reduced: &mut [i64], min: i64, bits_95p: u32, bits_100p: u32)
 #[allow(clippy::cast_possible_wrap)]
 mod tests {
     use super::*;
+    use crate::rle::Sign::{Signed, Unsigned};
 
-    fn encode(values: &[i64], signed: bool) -> Vec<u8> {
-        let mut encoder = IntRleV2Encoder::new(signed);
+    fn encode(values: &[i64], sign: Sign) -> Vec<u8> {
+        let mut encoder = Encoder::new(sign);
         encoder.extend(values);
         encoder.finish()
     }
 
-    fn decode_all(bytes: &[u8], signed: bool) -> Result<Vec<i64>> {
+    fn decode_all(bytes: &[u8], sign: Sign) -> Result<Vec<i64>> {
         let mut out = vec![0i64; bytes.len() * 512 + 2];
-        let n = IntRleV2Decoder::new(bytes, signed).decode(&mut out)?;
+        let n = Decoder::new(bytes, sign).decode(&mut out)?;
         out.truncate(n);
         Ok(out)
     }
 
     /// Decodes, checks the values, and checks that the encoder writes the same bytes.
     fn check_spec(bytes: &[u8], values: &[i64]) {
-        assert_eq!(decode_all(bytes, false).unwrap(), values);
-        assert_eq!(encode(values, false), bytes);
+        assert_eq!(decode_all(bytes, Unsigned).unwrap(), values);
+        assert_eq!(encode(values, Unsigned), bytes);
     }
 
     #[test]
@@ -1226,25 +1227,25 @@ mod tests {
     #[test]
     fn java_run_choices() {
         // 512 equal values: a fixed DELTA of 0, one run.
-        assert_eq!(encode(&[7; 512], false), [0xc1, 0xff, 7, 0]);
+        assert_eq!(encode(&[7; 512], Unsigned), [0xc1, 0xff, 7, 0]);
         // 11 equal values: too long for a short repeat.
-        assert_eq!(encode(&[7; 11], true), [0xc0, 0x0a, 14, 0]);
+        assert_eq!(encode(&[7; 11], Signed), [0xc0, 0x0a, 14, 0]);
         // A fixed delta: width 0, the delta as a signed varint.
-        assert_eq!(encode(&[10, 8, 6, 4, 2], true), [0xc0, 0x04, 20, 3]);
+        assert_eq!(encode(&[10, 8, 6, 4, 2], Signed), [0xc0, 0x04, 20, 3]);
         // Three values or fewer are DIRECT (signed: zigzag, aligned to 4 bits).
-        assert_eq!(encode(&[1, -1, 2], true), [0x46, 0x02, 0x21, 0x40]);
+        assert_eq!(encode(&[1, -1, 2], Signed), [0x46, 0x02, 0x21, 0x40]);
         // Equal values after a variable run: the run goes out, then a short repeat.
         assert_eq!(
-            encode(&[1, 9, 4, 4, 4], false),
+            encode(&[1, 9, 4, 4, 4], Unsigned),
             [0x46, 0x01, 0x19, 0x00, 0x04]
         );
         // Two equal values are not a run.
-        assert_eq!(encode(&[3, 3], false), [0x42, 0x01, 0xf0]);
+        assert_eq!(encode(&[3, 3], Unsigned), [0x42, 0x01, 0xf0]);
         // A value past 512 starts a new run.
         let values: Vec<i64> = (0..513).map(|i| i * 3 % 17).collect();
-        let bytes = encode(&values, false);
+        let bytes = encode(&values, Unsigned);
         assert_eq!(bytes[..2], [0x4f, 0xff]); // DIRECT, 8 bits, 512 values
-        assert_eq!(decode_all(&bytes, false).unwrap(), values);
+        assert_eq!(decode_all(&bytes, Unsigned).unwrap(), values);
     }
 
     /// Small values with one spike at `at`: a `PATCHED_BASE` run.
@@ -1258,12 +1259,12 @@ mod tests {
     fn patch_gaps_past_255() {
         for (len, at, entries) in [(400, 300, 2), (512, 511, 3), (512, 510, 2), (300, 255, 1)] {
             let values = spiky(len, at, 1 << 40);
-            let bytes = encode(&values, false);
+            let bytes = encode(&values, Unsigned);
             assert_eq!(bytes[0] >> 6, 2, "PATCHED_BASE for a spike at {at}");
             assert_eq!(usize::from(bytes[3] & 0x1f), entries, "spike at {at}");
-            assert_eq!(decode_all(&bytes, false).unwrap(), values);
+            assert_eq!(decode_all(&bytes, Unsigned).unwrap(), values);
             // Skipping past the spike lands on the same values.
-            let mut decoder = IntRleV2Decoder::new(&bytes, false);
+            let mut decoder = Decoder::new(&bytes, Unsigned);
             assert_eq!(decoder.skip(at), Ok(at));
             let mut rest = vec![0; len - at];
             assert_eq!(decoder.decode(&mut rest), Ok(len - at));
@@ -1278,16 +1279,16 @@ mod tests {
         for value in &mut values {
             *value -= 1_000_000;
         }
-        let bytes = encode(&values, true);
+        let bytes = encode(&values, Signed);
         assert_eq!(bytes[0] >> 6, 2);
-        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        assert_eq!(decode_all(&bytes, Signed).unwrap(), values);
         // A patch of more than 56 bits: Java moves the width to 8.
         let values = spiky(100, 7, i64::MAX);
-        let bytes = encode(&values, false);
+        let bytes = encode(&values, Unsigned);
         assert_eq!(bytes[0] >> 6, 2);
         assert_eq!(decode_width(bytes[0] >> 1), 8);
         assert_eq!(decode_width(bytes[2]), 56);
-        assert_eq!(decode_all(&bytes, false).unwrap(), values);
+        assert_eq!(decode_all(&bytes, Unsigned).unwrap(), values);
     }
 
     /// Narrow values, a negative minimum `min` and a wide positive value: `PATCHED_BASE`
@@ -1303,38 +1304,38 @@ mod tests {
         // The base takes its magnitude's width plus a sign bit: 2^47 + 48 is 48 bits, so
         // 7 bytes (Java's ORC-703 change wrote 6, whose sign bit was a magnitude bit).
         let values = negative_base(-(1 << 47) - 48);
-        let bytes = encode(&values, true);
+        let bytes = encode(&values, Signed);
         assert_eq!(bytes[0] >> 6, 2);
         assert_eq!(bytes[2] >> 5, 6);
         assert_eq!(bytes[4..11], [0x80, 0x80, 0, 0, 0, 0, 0x30]);
-        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        assert_eq!(decode_all(&bytes, Signed).unwrap(), values);
         // -200: 1 byte of magnitude, 2 with the sign.
         let values = negative_base(-200);
-        let bytes = encode(&values, true);
+        let bytes = encode(&values, Signed);
         assert_eq!(bytes[0] >> 6, 2);
         assert_eq!(bytes[2] >> 5, 1);
         assert_eq!(bytes[4..6], [0x80, 200]);
-        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        assert_eq!(decode_all(&bytes, Signed).unwrap(), values);
         // The widest base: 2^55 + 5 is 56 bits, 8 bytes with the sign.
         let mut values = spiky(100, 50, -(1 << 55) - 5);
         for value in values.iter_mut().filter(|v| **v >= 0) {
             *value -= 1 << 54;
         }
         values[20] = 1 << 62;
-        let bytes = encode(&values, true);
+        let bytes = encode(&values, Signed);
         assert_eq!(bytes[0] >> 6, 2);
         assert_eq!(bytes[2] >> 5, 7);
         assert_eq!(bytes[4], 0x80);
-        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        assert_eq!(decode_all(&bytes, Signed).unwrap(), values);
         // 2^56: Java's 9 bytes do not fit the header; DIRECT instead.
         let mut values = spiky(100, 50, -(1 << 56));
         for value in values.iter_mut().filter(|v| **v >= 0) {
             *value -= 1 << 54;
         }
         values[20] = 1 << 62;
-        let bytes = encode(&values, true);
+        let bytes = encode(&values, Signed);
         assert_eq!(bytes[0] >> 6, 1);
-        assert_eq!(decode_all(&bytes, true).unwrap(), values);
+        assert_eq!(decode_all(&bytes, Signed).unwrap(), values);
     }
 
     #[test]
@@ -1347,10 +1348,10 @@ mod tests {
                 *value = value.wrapping_add(offset);
             }
             values[50] = spike;
-            for signed in [false, true] {
-                let bytes = encode(&values, signed);
+            for sign in [Unsigned, Signed] {
+                let bytes = encode(&values, sign);
                 assert_ne!(bytes[0] >> 6, 2);
-                assert_eq!(decode_all(&bytes, signed).unwrap(), values);
+                assert_eq!(decode_all(&bytes, sign).unwrap(), values);
             }
         }
     }
@@ -1359,15 +1360,15 @@ mod tests {
     fn short_repeat_widths() {
         // Eight bytes of value, three copies.
         let bytes = [0x38, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe];
-        assert_eq!(decode_all(&bytes, false).unwrap(), [-2; 3]);
-        assert_eq!(decode_all(&bytes, true).unwrap(), [i64::MAX; 3]);
-        assert_eq!(encode(&[-2; 3], false), bytes);
+        assert_eq!(decode_all(&bytes, Unsigned).unwrap(), [-2; 3]);
+        assert_eq!(decode_all(&bytes, Signed).unwrap(), [i64::MAX; 3]);
+        assert_eq!(encode(&[-2; 3], Unsigned), bytes);
         assert_eq!(
-            encode(&[i64::MIN; 10], true),
+            encode(&[i64::MIN; 10], Signed),
             [0x3f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
         );
         assert!(matches!(
-            decode_all(&bytes[..8], false),
+            decode_all(&bytes[..8], Unsigned),
             Err(Error::Truncated { .. })
         ));
     }
@@ -1376,23 +1377,23 @@ mod tests {
     fn delta_quirks() {
         // Width 0, fixed delta -3 (zigzag 5), 4 values from 100.
         assert_eq!(
-            decode_all(&[0xc0, 0x03, 100, 5], false).unwrap(),
+            decode_all(&[0xc0, 0x03, 100, 5], Unsigned).unwrap(),
             [100, 97, 94, 91]
         );
         // A length field of 0 with a width: Java reads two values.
-        assert_eq!(decode_all(&[0xc2, 0x00, 10, 4], false).unwrap(), [10, 12]);
+        assert_eq!(
+            decode_all(&[0xc2, 0x00, 10, 4], Unsigned).unwrap(),
+            [10, 12]
+        );
         // The base value is a signed varint in a signed stream, the delta base always.
         assert_eq!(
-            decode_all(&[0xc2, 0x03, 0x03, 0x03, 0b0110_0000], true).unwrap(),
+            decode_all(&[0xc2, 0x03, 0x03, 0x03, 0b0110_0000], Signed).unwrap(),
             [-2, -4, -5, -7]
         );
         // Deltas of 64 bits wrap.
         let values = [0, i64::MAX, i64::MIN, 5];
-        for signed in [false, true] {
-            assert_eq!(
-                decode_all(&encode(&values, signed), signed).unwrap(),
-                values
-            );
+        for sign in [Unsigned, Signed] {
+            assert_eq!(decode_all(&encode(&values, sign), sign).unwrap(), values);
         }
     }
 
@@ -1402,26 +1403,26 @@ mod tests {
         let mut bytes = vec![0xbe, 0x00, 0x1f, 0x01, 0x00];
         bytes.extend([0; 8 + 9]);
         assert!(matches!(
-            decode_all(&bytes, false),
+            decode_all(&bytes, Unsigned),
             Err(Error::Invalid { .. })
         ));
-        assert!(IntRleV2Decoder::new(&bytes, false).skip(1).is_err());
+        assert!(Decoder::new(&bytes, Unsigned).skip(1).is_err());
         // A patch list that ends in a gap entry (gap 255, patch 0; 8 + 8 bits).
         let bytes = [0x8e, 0x01, 0x07, 0xe1, 0x00, 1, 2, 0xff, 0x00];
         assert!(matches!(
-            decode_all(&bytes, false),
+            decode_all(&bytes, Unsigned),
             Err(Error::Invalid { .. })
         ));
         // A patch past the run is ignored; so is one after a gap of 0.
         let bytes = [0x8e, 0x01, 0x07, 0xe2, 0x00, 1, 2, 0x01, 0x01, 0x00, 0x01];
-        assert_eq!(decode_all(&bytes, false).unwrap(), [1, 2 | 1 << 8]);
+        assert_eq!(decode_all(&bytes, Unsigned).unwrap(), [1, 2 | 1 << 8]);
         // DIRECT of 512 values of 64 bits with 3 bytes.
         let bytes = [0x7f, 0xff, 1, 2, 3];
         assert!(matches!(
-            decode_all(&bytes, false),
+            decode_all(&bytes, Unsigned),
             Err(Error::Truncated { .. })
         ));
-        assert!(IntRleV2Decoder::new(&bytes, false).skip(1).is_err());
+        assert!(Decoder::new(&bytes, Unsigned).skip(1).is_err());
         // Headers cut short.
         for bytes in [
             &[0x40][..],
@@ -1431,7 +1432,7 @@ mod tests {
             &[0xc0, 0x01, 0x80],
         ] {
             assert!(
-                matches!(decode_all(bytes, false), Err(Error::Truncated { .. })),
+                matches!(decode_all(bytes, Unsigned), Err(Error::Truncated { .. })),
                 "{bytes:?}"
             );
         }
@@ -1440,11 +1441,11 @@ mod tests {
     #[test]
     fn unaligned_widths() {
         let values: Vec<i64> = (0..100).map(|i| i * 37 % 101).collect();
-        let mut encoder = IntRleV2Encoder::new(false).aligned_bitpacking(false);
+        let mut encoder = Encoder::new(Unsigned).aligned_bitpacking(false);
         encoder.extend(&values);
         let bytes = encoder.finish();
         assert_eq!(decode_width(bytes[0] >> 1), 7);
-        assert_eq!(decode_all(&bytes, false).unwrap(), values);
-        assert_eq!(decode_width(encode(&values, false)[0] >> 1), 8);
+        assert_eq!(decode_all(&bytes, Unsigned).unwrap(), values);
+        assert_eq!(decode_width(encode(&values, Unsigned)[0] >> 1), 8);
     }
 }

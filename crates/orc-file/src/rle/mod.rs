@@ -2,15 +2,15 @@
 //! Encoding"): byte RLE, boolean RLE, and integer RLE versions 1 and 2.
 //!
 //! ```
-//! use orc_file::rle::{IntRleV2Decoder, IntRleV2Encoder};
+//! use orc_file::rle::{Sign, int_v2};
 //!
 //! // A signed stream: timestamps-like deltas, a short repeat, then random values.
 //! let values = [1_000, 1_010, 1_020, 1_030, 1_040, 7, 7, 7, 7, -3, 900_000, 12, -40_000];
-//! let mut encoder = IntRleV2Encoder::new(true);
+//! let mut encoder = int_v2::Encoder::new(Sign::Signed);
 //! encoder.extend(&values);
 //! let bytes = encoder.finish();
 //!
-//! let mut decoder = IntRleV2Decoder::new(&bytes, true);
+//! let mut decoder = int_v2::Decoder::new(&bytes, Sign::Signed);
 //! let mut out = [0i64; 20];
 //! assert_eq!(decoder.decode(&mut out)?, values.len());
 //! assert_eq!(&out[..values.len()], &values);
@@ -47,6 +47,11 @@
 //!
 //! # Decoders and encoders
 //!
+//! Each encoding has its module, with a `Decoder` and an `Encoder`: [`byte`],
+//! [`boolean`], [`int_v1`] and [`int_v2`], and [`int`] for an integer stream of the
+//! [`Version`] a column's encoding says. Integer streams are [`Sign::Signed`] or
+//! [`Sign::Unsigned`].
+//!
 //! Decoders hold the whole decompressed stream, borrowed (`&[u8]`) or owned
 //! (`bytes::Bytes`, `Vec<u8>`: any `AsRef<[u8]>`); `decode` fills a caller's slice and
 //! returns fewer values only where the stream ends at a run boundary, `skip` moves on
@@ -54,7 +59,7 @@
 //! ORC's Java writers make (`RunLengthByteWriter`, `BitFieldWriter`,
 //! `RunLengthIntegerWriter`, `RunLengthIntegerWriterV2` with aligned bit packing, the
 //! default `SPEED` strategy), so their bytes are Java's, but for the one kind of
-//! `PATCHED_BASE` run that Java writes wrong ([`IntRleV2Encoder`] says which). Their
+//! `PATCHED_BASE` run that Java writes wrong ([`int_v2::Encoder`] says which). Their
 //! `position` is Java's row-index position: the bytes finished so far, then the values
 //! still pending; a reader that starts at that byte and skips that many values is at the
 //! same value.
@@ -67,19 +72,41 @@
 #![warn(clippy::indexing_slicing)]
 
 mod bitpack;
-mod boolean;
-mod byte;
-mod int;
-mod int_v1;
-mod int_v2;
+pub mod boolean;
+pub mod byte;
+pub mod int;
+pub mod int_v1;
+pub mod int_v2;
 
-pub use boolean::{BooleanRleDecoder, BooleanRleEncoder};
-pub use byte::{ByteRleDecoder, ByteRleEncoder};
-pub use int::{IntDecoder, IntEncoder, RleVersion};
-pub use int_v1::{IntRleV1Decoder, IntRleV1Encoder};
-pub use int_v2::{IntRleV2Decoder, IntRleV2Encoder};
+/// The integer run-length encoding of a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// RLE version 1: ORC v0 (Hive 0.11) and the `DIRECT` and `DICTIONARY` encodings.
+    V1,
+    /// RLE version 2: the `DIRECT_V2` and `DICTIONARY_V2` encodings.
+    V2,
+}
 
-use parquet_core::{Error, Result};
+/// Whether an integer stream holds signed values: a signed stream zigzags them, an
+/// unsigned one (lengths, dictionary ids) holds `u64`s, which decode to `i64`s of the
+/// same bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sign {
+    /// Zigzagged values: data of integer, date and timestamp-seconds columns.
+    Signed,
+    /// `u64` values: lengths, dictionary ids, encoded nanoseconds.
+    Unsigned,
+}
+
+impl Sign {
+    /// Whether this is [`Sign::Signed`].
+    #[inline]
+    pub const fn is_signed(self) -> bool {
+        matches!(self, Self::Signed)
+    }
+}
+
+use parquet_core::{Error, Result, varint, zigzag};
 
 /// Longest varint of a 64-bit value.
 const MAX_VARINT_LEN: usize = 10;
@@ -88,6 +115,7 @@ const MAX_VARINT_LEN: usize = 10;
 ///
 /// As Java's `readVulong`, bits past the 64th are dropped and a zero last group is
 /// accepted; unlike it, a varint longer than ten bytes is an error.
+// Not `parquet_core::varint::decode_u64`: that one is strict, and ORC's readers are not.
 #[allow(clippy::inline_always)] // the one-byte case belongs in every caller's loop
 #[inline(always)]
 fn read_varint(input: &[u8], pos: &mut usize, what: &'static str) -> Result<u64> {
@@ -144,34 +172,10 @@ fn skip_varint(input: &[u8], pos: &mut usize, what: &'static str) -> Result<()> 
     read_varint(input, pos, what).map(drop)
 }
 
-/// Appends `value` as a base-128 varint.
-#[inline]
-fn write_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        #[allow(clippy::cast_possible_truncation)] // the low 7 bits
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    #[allow(clippy::cast_possible_truncation)] // below 0x80
-    out.push(value as u8);
-}
-
 /// Appends `value` zigzagged, as a varint.
 #[inline]
 fn write_signed_varint(out: &mut Vec<u8>, value: i64) {
-    write_varint(out, zigzag(value));
-}
-
-/// Zigzag: 0, -1, 1, -2, … ↦ 0, 1, 2, 3, ….
-#[inline]
-const fn zigzag(value: i64) -> u64 {
-    ((value << 1) ^ (value >> 63)).cast_unsigned()
-}
-
-/// The inverse of [`zigzag`].
-#[inline]
-const fn unzigzag(value: u64) -> i64 {
-    (value >> 1).cast_signed() ^ -(value & 1).cast_signed()
+    varint::encode_u64(zigzag::encode_i64(value), out);
 }
 
 /// Reads one byte at `*pos` and moves past it.

@@ -10,7 +10,7 @@
 
 use crate::proto;
 use crate::proto::stream::Kind as StreamKind;
-use crate::rle::{BooleanRleEncoder, ByteRleEncoder, IntEncoder, RleVersion};
+use crate::rle::{self, Sign, boolean, byte, int};
 use crate::schema::{Kind, TypeDescription};
 use crate::statistics::StatisticsBuilder;
 use crate::vector::{Vector, VectorData};
@@ -22,7 +22,7 @@ pub(crate) const TIMESTAMP_BASE_SECONDS: i64 = 1_420_070_400;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Context {
     /// The integer RLE of the file version.
-    pub(crate) rle: RleVersion,
+    pub(crate) rle: rle::Version,
     /// Whether the file is version 0.11.
     pub(crate) v0: bool,
     /// Whether row-index positions are recorded.
@@ -138,31 +138,31 @@ struct StringColumn {
     /// The first entry whose DATA positions are still to come.
     first_pending_entry: usize,
     data: Vec<u8>,
-    lengths: IntEncoder,
+    lengths: int::Encoder,
 }
 
 #[derive(Debug)]
 enum Data {
     None,
-    Boolean(BooleanRleEncoder),
-    Byte(ByteRleEncoder),
-    Int(IntEncoder),
+    Boolean(boolean::Encoder),
+    Byte(byte::Encoder),
+    Int(int::Encoder),
     Float(Vec<u8>),
     String(Box<StringColumn>),
     Binary {
         data: Vec<u8>,
-        lengths: IntEncoder,
+        lengths: int::Encoder,
     },
     Timestamp {
-        seconds: IntEncoder,
-        nanos: IntEncoder,
+        seconds: int::Encoder,
+        nanos: int::Encoder,
     },
     Decimal {
         data: Vec<u8>,
-        scales: IntEncoder,
+        scales: int::Encoder,
     },
-    Length(IntEncoder),
-    Union(ByteRleEncoder),
+    Length(int::Encoder),
+    Union(byte::Encoder),
 }
 
 /// The writer of one column.
@@ -173,7 +173,7 @@ pub(crate) struct ColumnState {
     text_length: Option<(usize, bool)>,
     /// A decimal's declared precision and scale.
     decimal: Option<(u32, u32)>,
-    present: BooleanRleEncoder,
+    present: boolean::Encoder,
     has_nulls: bool,
     data: Data,
     group: StatisticsBuilder,
@@ -196,11 +196,11 @@ impl ColumnState {
     }
 
     fn new(t: &TypeDescription, ctx: &Context) -> Self {
-        let int = |signed| IntEncoder::new(ctx.rle, signed);
+        let int = |sign| int::Encoder::new(ctx.rle, sign);
         let data = match t.kind() {
-            Kind::Boolean => Data::Boolean(BooleanRleEncoder::new()),
-            Kind::Byte => Data::Byte(ByteRleEncoder::new()),
-            Kind::Short | Kind::Int | Kind::Long | Kind::Date => Data::Int(int(true)),
+            Kind::Boolean => Data::Boolean(boolean::Encoder::new()),
+            Kind::Byte => Data::Byte(byte::Encoder::new()),
+            Kind::Short | Kind::Int | Kind::Long | Kind::Date => Data::Int(int(Sign::Signed)),
             Kind::Float | Kind::Double => Data::Float(Vec::new()),
             Kind::String | Kind::Char | Kind::Varchar => {
                 let initial = if ctx.dictionary_threshold <= 0.0 {
@@ -217,23 +217,23 @@ impl ColumnState {
                     group_starts: Vec::new(),
                     first_pending_entry: 0,
                     data: Vec::new(),
-                    lengths: int(false),
+                    lengths: int(Sign::Unsigned),
                 }))
             }
             Kind::Binary => Data::Binary {
                 data: Vec::new(),
-                lengths: int(false),
+                lengths: int(Sign::Unsigned),
             },
             Kind::Timestamp | Kind::TimestampInstant => Data::Timestamp {
-                seconds: int(true),
-                nanos: int(false),
+                seconds: int(Sign::Signed),
+                nanos: int(Sign::Unsigned),
             },
             Kind::Decimal => Data::Decimal {
                 data: Vec::new(),
-                scales: int(true),
+                scales: int(Sign::Signed),
             },
-            Kind::List | Kind::Map => Data::Length(int(false)),
-            Kind::Union => Data::Union(ByteRleEncoder::new()),
+            Kind::List | Kind::Map => Data::Length(int(Sign::Unsigned)),
+            Kind::Union => Data::Union(byte::Encoder::new()),
             Kind::Struct => Data::None,
         };
         let text_length = match t.kind() {
@@ -246,7 +246,7 @@ impl ColumnState {
             kind: t.kind(),
             text_length,
             decimal,
-            present: BooleanRleEncoder::new(),
+            present: boolean::Encoder::new(),
             has_nulls: false,
             data,
             group: StatisticsBuilder::new(t),
@@ -352,8 +352,8 @@ impl ColumnState {
             self.group.reset();
         }
         let direct = match ctx.rle {
-            RleVersion::V1 => proto::column_encoding::Kind::Direct,
-            RleVersion::V2 => proto::column_encoding::Kind::DirectV2,
+            rle::Version::V1 => proto::column_encoding::Kind::Direct,
+            rle::Version::V2 => proto::column_encoding::Kind::DirectV2,
         };
         let mut encoding = proto::ColumnEncoding {
             kind: Some(direct as i32),
@@ -404,8 +404,8 @@ impl ColumnState {
                     let (ids, dictionary, lengths, size) =
                         s.finish_dictionary(ctx, &mut self.entries);
                     encoding.kind = Some(match ctx.rle {
-                        RleVersion::V1 => proto::column_encoding::Kind::Dictionary,
-                        RleVersion::V2 => proto::column_encoding::Kind::DictionaryV2,
+                        rle::Version::V1 => proto::column_encoding::Kind::Dictionary,
+                        rle::Version::V2 => proto::column_encoding::Kind::DictionaryV2,
                     } as i32);
                     encoding.dictionary_size = Some(size);
                     streams.push((StreamKind::Data, ids));
@@ -521,7 +521,7 @@ impl StringColumn {
         let by_id = self.dictionary.entries();
         let mut starts = self.group_starts.iter().copied().peekable();
         let mut entry_index = self.first_pending_entry;
-        let mut record = |data: &Vec<u8>, lengths: &IntEncoder, at: usize| {
+        let mut record = |data: &Vec<u8>, lengths: &int::Encoder, at: usize| {
             while starts.next_if(|&s| s == at).is_some() {
                 if ctx.build_index
                     && let Some(entry) = entries.get_mut(entry_index)
@@ -580,10 +580,10 @@ impl StringColumn {
         #[allow(clippy::cast_possible_truncation)]
         let size = sorted.len() as u32;
         drop(sorted);
-        let mut ids = IntEncoder::new(ctx.rle, false);
+        let mut ids = int::Encoder::new(ctx.rle, Sign::Unsigned);
         let mut starts = self.group_starts.iter().copied().peekable();
         let mut entry_index = self.first_pending_entry;
-        let mut record = |ids: &IntEncoder, at: usize| {
+        let mut record = |ids: &int::Encoder, at: usize| {
             while starts.next_if(|&s| s == at).is_some() {
                 if ctx.build_index
                     && let Some(entry) = entries.get_mut(entry_index)

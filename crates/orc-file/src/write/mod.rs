@@ -15,7 +15,7 @@ use prost::Message;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::proto;
-use crate::rle::RleVersion;
+use crate::rle;
 use crate::schema::{Kind, TypeDescription};
 use crate::stream::{ChunkEncoder, position_of};
 use crate::vector::Batch;
@@ -168,8 +168,8 @@ impl<W: Sink> OrcWriter<W> {
         )?;
         let ctx = Context {
             rle: match options.version {
-                OrcVersion::V0_11 => RleVersion::V1,
-                OrcVersion::V0_12 => RleVersion::V2,
+                OrcVersion::V0_11 => rle::Version::V1,
+                OrcVersion::V0_12 => rle::Version::V2,
             },
             v0: options.version == OrcVersion::V0_11,
             build_index: options.row_index_stride > 0,
