@@ -18,6 +18,7 @@ pub const MAX_LEN_U32: usize = 5;
 pub const MAX_LEN_U64: usize = 10;
 
 /// Appends the ULEB128 encoding of `value` to `out`.
+#[inline]
 pub fn encode_u64(value: u64, out: &mut Vec<u8>) {
     let mut buf = [0u8; MAX_LEN_U64];
     let len = write_u64(value, &mut buf);
@@ -32,6 +33,7 @@ pub fn encode_u32(value: u32, out: &mut Vec<u8>) {
 }
 
 /// Writes the ULEB128 encoding of `value` to the start of `buf` and returns its length.
+#[inline]
 pub fn write_u64(mut value: u64, buf: &mut [u8; MAX_LEN_U64]) -> usize {
     let mut len = 0;
     for slot in buf.iter_mut() {
