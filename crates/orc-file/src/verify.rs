@@ -245,7 +245,9 @@ impl<S: Source> OrcReader<S> {
     /// assembled, so memory is bounded as a read's), and checks against the values: the
     /// footer's and each stripe's row counts, the file's and each stripe's statistics,
     /// and the statistics of each row group's row index entries. Statistics are judged
-    /// in the calendar the values are read in.
+    /// in the calendar the values are read in. Where a stripe has a row index, a second
+    /// read seeks to each row group by its positions and must find the group's first
+    /// row there (that read holds the stripe's streams too: about twice a read's memory).
     ///
     /// # Errors
     ///
