@@ -45,6 +45,19 @@ pub enum Strings {
     Raw,
 }
 
+impl Vector {
+    /// The value of slot `i` of this vector of type `t` ([`Field::Null`] for a null),
+    /// as [`Rows`](crate::Rows) gives it in a row, without building the row.
+    ///
+    /// # Errors
+    ///
+    /// A slot past the vector, a vector that does not hold `t`, a string that is not
+    /// UTF-8, a date past 32 bits of days.
+    pub fn field(&self, t: &TypeDescription, i: usize) -> Result<Field> {
+        field_at(self, t, i, Strings::Utf8)
+    }
+}
+
 /// Row `i` of a batch read with `schema`, its columns named `names`.
 pub(crate) fn row_at(
     batch: &Batch,

@@ -2,10 +2,7 @@
 //! per row (nulls included), as Apache ORC's `VectorizedRowBatch` and Arrow arrays hold
 //! them. The reader fills them and the writer takes them.
 
-use parquet_core::{ByteArrayBatch, Field};
-
-use crate::error::Result;
-use crate::schema::TypeDescription;
+use parquet_core::ByteArrayBatch;
 
 /// The rows of a batch: one vector per top-level column of the (projected) schema.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -138,16 +135,5 @@ impl Vector {
         self.present
             .as_ref()
             .is_none_or(|p| p.get(i).copied().unwrap_or(false))
-    }
-
-    /// The value of slot `i` of this vector of type `t` ([`Field::Null`] for a null),
-    /// as [`Rows`](crate::Rows) gives it in a row, without building the row.
-    ///
-    /// # Errors
-    ///
-    /// A slot past the vector, a vector that does not hold `t`, a string that is not
-    /// UTF-8, a date past 32 bits of days.
-    pub fn field(&self, t: &TypeDescription, i: usize) -> Result<Field> {
-        crate::row::field_at(self, t, i, crate::row::Strings::Utf8)
     }
 }
