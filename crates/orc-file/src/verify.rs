@@ -36,7 +36,8 @@ pub struct Verification {
     /// reader: a child of a struct with nulls marked as having nulls of its own (C++ and
     /// Java), a map's or list's total children left at 0 (C++ maps; Java lists and maps),
     /// a list's or map's children counted as the row batch's capacity (ORC Java 2.x),
-    /// a uniontype's nulls counted as values of its first alternative (C++), a float
+    /// a uniontype's nulls counted as values of its first alternative, their slots'
+    /// leftover contents widening its least and greatest values (C++), a float
     /// column's least and greatest values recorded as given, before their rounding to
     /// float (C++; the reader's pruning widens such bounds to hold the rounded values).
     pub notes: Vec<Disagreement>,
@@ -567,6 +568,7 @@ impl<'a, S: Source> Verifier<'a, S> {
                 || (what == "total children" && stated == Field::UInt(0))
                 || (batch_capacity && matches!(what, "min" | "max" | "total children"))
                 || (what == "count" && seen.union_nulls > 0 && stated == Field::UInt(union_nulls))
+                || (seen.union_nulls > 0 && holds(what, &stated, &actual))
                 || (float && matches!(what, "min" | "max") && rounds_to(&stated, &actual));
             let d = Disagreement::Statistics {
                 scope,
@@ -896,6 +898,23 @@ fn add_values(
         _ => {}
     }
     Ok(())
+}
+
+/// Whether a `stated` minimum or maximum lies beyond the `actual` one (a range that
+/// holds the values and more).
+fn holds(what: &str, stated: &Field, actual: &Field) -> bool {
+    let order = match (stated, actual) {
+        (Field::Int(s), Field::Int(a)) => s.partial_cmp(a),
+        (Field::Double(s), Field::Double(a)) => s.partial_cmp(a),
+        (Field::Date(s), Field::Date(a)) => s.partial_cmp(a),
+        (Field::Str(s), Field::Str(a)) => s.partial_cmp(a),
+        _ => None,
+    };
+    match what {
+        "min" => order == Some(std::cmp::Ordering::Less),
+        "max" => order == Some(std::cmp::Ordering::Greater),
+        _ => false,
+    }
 }
 
 /// Whether `stated`, a double, is `actual` before its rounding to float.
@@ -1354,6 +1373,20 @@ mod tests {
         assert_eq!(judge(2, count(3)), (1, 0));
         // Not the second alternative's.
         assert_eq!(judge(3, count(3)), (1, 0));
+        // The null slots' leftovers in its range: wider than the values, not narrower.
+        let ints = |min: i64, max: i64| proto::ColumnStatistics {
+            number_of_values: Some(2),
+            int_statistics: Some(proto::IntegerStatistics {
+                minimum: Some(min),
+                maximum: Some(max),
+                sum: None,
+            }),
+            ..Default::default()
+        };
+        assert_eq!(judge(2, ints(1, 2)), (0, 0));
+        assert_eq!(judge(2, ints(1, 72_340_172_838_076_673)), (0, 1));
+        assert_eq!(judge(2, ints(-5, 2)), (0, 1));
+        assert_eq!(judge(2, ints(2, 2)), (1, 0));
         // The nulls of a struct count as the nulls of a uniontype in it.
         let schema = TypeDescription::parse("struct<s:struct<u:uniontype<int,string>>>").unwrap();
         let rows: Vec<Row> = [
