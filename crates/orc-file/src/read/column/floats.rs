@@ -11,27 +11,13 @@ pub(super) fn read_floats(
     present: Option<&[bool]>,
     out: &mut Vector,
 ) -> Result<()> {
-    let values = match &mut out.data {
-        VectorData::Float(v) => v,
-        other => {
-            *other = VectorData::Float(Vec::new());
-            let VectorData::Float(v) = other else {
-                unreachable!()
-            };
-            v
-        }
-    };
-    let bytes = data.take(count * 4, "DATA")?;
-    values.clear();
-    values.extend(
-        bytes
-            .as_chunks::<4>()
-            .0
-            .iter()
-            .map(|c| f32::from_le_bytes(*c)),
-    );
-    spread(values, present, 0.0);
-    Ok(())
+    if !matches!(out.data, VectorData::Float(_)) {
+        out.data = VectorData::Float(Vec::new());
+    }
+    match &mut out.data {
+        VectorData::Float(values) => read_le(data, count, present, values, f32::from_le_bytes),
+        _ => Ok(()),
+    }
 }
 
 /// Reads `count` doubles into `out`, spread over the slots `present` marks.
@@ -41,25 +27,27 @@ pub(super) fn read_doubles(
     present: Option<&[bool]>,
     out: &mut Vector,
 ) -> Result<()> {
-    let values = match &mut out.data {
-        VectorData::Double(v) => v,
-        other => {
-            *other = VectorData::Double(Vec::new());
-            let VectorData::Double(v) = other else {
-                unreachable!()
-            };
-            v
-        }
-    };
-    let bytes = data.take(count * 8, "DATA")?;
+    if !matches!(out.data, VectorData::Double(_)) {
+        out.data = VectorData::Double(Vec::new());
+    }
+    match &mut out.data {
+        VectorData::Double(values) => read_le(data, count, present, values, f64::from_le_bytes),
+        _ => Ok(()),
+    }
+}
+
+/// Reads `count` little-endian values of `N` bytes into `values`, spread over the slots
+/// `present` marks.
+fn read_le<T: Copy + Default, const N: usize>(
+    data: &mut Raw,
+    count: usize,
+    present: Option<&[bool]>,
+    values: &mut Vec<T>,
+    from_le: fn([u8; N]) -> T,
+) -> Result<()> {
+    let bytes = data.take(count.saturating_mul(N), "DATA")?;
     values.clear();
-    values.extend(
-        bytes
-            .as_chunks::<8>()
-            .0
-            .iter()
-            .map(|c| f64::from_le_bytes(*c)),
-    );
-    spread(values, present, 0.0);
+    values.extend(bytes.as_chunks::<N>().0.iter().map(|c| from_le(*c)));
+    spread(values, present, T::default());
     Ok(())
 }

@@ -65,15 +65,11 @@ pub(super) fn read_hybrid_dates(
     present: Option<&[bool]>,
     out: &mut Vector,
 ) -> Result<()> {
-    let values = reuse_ints(out);
-    let got = fill(values, count, |out| data.decode(out))?;
-    if got < count {
-        return Err(short("DATA", count, got));
-    }
-    for day in values.iter_mut() {
+    read_ints(data, count, present, out)?;
+    // Null slots hold 0, 1970-01-01, the same day in both calendars.
+    for day in reuse_ints(out).iter_mut() {
         *day = calendar::hybrid_day(*day);
     }
-    spread(values, present, 0);
     Ok(())
 }
 
