@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::ops::Range;
+use std::sync::Arc;
 
 use parquet_core::io::Source;
 use parquet_core::{Field, Row};
@@ -341,7 +342,7 @@ impl<S: Source> Cursor<'_, S> {
     }
 
     /// The row read next, without reading past it; `None` at the end.
-    fn peek_row(&mut self, schema: &TypeDescription) -> Result<Option<Row>> {
+    fn peek_row(&mut self, schema: &TypeDescription, names: &[Arc<str>]) -> Result<Option<Row>> {
         let (current, next) = match self.batch.take() {
             Some((current, next)) if next < current.num_rows => (current, next),
             _ => match self.batches.next() {
@@ -349,7 +350,7 @@ impl<S: Source> Cursor<'_, S> {
                 None => return Ok(None),
             },
         };
-        let row = row_at(&current, schema, &column_names(schema), next, Strings::Raw)?;
+        let row = row_at(&current, schema, names, next, Strings::Raw)?;
         self.batch = Some((current, next));
         Ok(Some(row))
     }
@@ -369,6 +370,8 @@ struct Verifier<'a, S> {
     reader: &'a OrcReader<S>,
     /// The dotted path of each column, by id.
     names: Vec<String>,
+    /// The names of the top-level columns, as rows carry them.
+    row_names: Vec<Arc<str>>,
     /// A second read, one row at a time, that seeks by the row indexes (opened at the
     /// first stripe with one).
     prober: Option<Batches<'a, S>>,
@@ -380,6 +383,7 @@ impl<'a, S: Source> Verifier<'a, S> {
         Self {
             reader,
             names: reader.schema().column_paths(),
+            row_names: column_names(reader.schema()),
             prober: None,
             found: Verification::default(),
         }
@@ -430,7 +434,7 @@ impl<'a, S: Source> Verifier<'a, S> {
     /// one row.
     fn positions(&mut self, stripe: usize, group: usize, cursor: &mut Cursor<'_, S>) -> Result<()> {
         let schema = self.reader.schema();
-        let Some(expected) = cursor.peek_row(schema)? else {
+        let Some(expected) = cursor.peek_row(schema, &self.row_names)? else {
             return Ok(());
         };
         if self.prober.is_none() {
@@ -451,7 +455,7 @@ impl<'a, S: Source> Verifier<'a, S> {
         };
         let misled = match found {
             Ok(true) => {
-                let found = row_at(&batch, schema, &column_names(schema), 0, Strings::Raw)?;
+                let found = row_at(&batch, schema, &self.row_names, 0, Strings::Raw)?;
                 let differs = expected
                     .fields()
                     .iter()
@@ -1106,10 +1110,6 @@ fn compare_typed(
 #[cfg(test)]
 #[allow(clippy::indexing_slicing)]
 mod tests {
-    use std::sync::Arc;
-
-    use parquet_core::Row;
-
     use super::*;
     use crate::write::{OrcWriter, WriterOptions};
 
