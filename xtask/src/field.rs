@@ -14,6 +14,8 @@
 //! 3. `field.py read`, `write` and `orc`: pyarrow, polars and DuckDB (one thread and
 //!    their default threads) reading and writing the same files and tables, pyarrow.orc
 //!    and pyorc reading the ORC files, each checked against the reference first.
+//!    The Rust half also measures the peak heap of each of its readers and writers
+//!    (`memory.csv`).
 //! 4. The medians of both halves, merged into the tables of BENCHMARKS.md's "parquet-kit
 //!    against the field", printed and written to `<target>/field/field.md`.
 //!
@@ -216,6 +218,7 @@ fn report(dir: &Path, smoke: bool) -> Result<String, String> {
     read_table(&mut out, &reads);
     write_table(&mut out, &writes);
     orc_table(&mut out, &orc);
+    memory_tables(&mut out, &dir.join("memory.csv"))?;
     Ok(out)
 }
 
@@ -364,4 +367,76 @@ fn orc_table(out: &mut String, orc: &Medians) {
             ratio(get("pyarrow.orc"), ours),
         );
     }
+}
+
+/// The peak heap of each read and write (`memory.csv`: `what,row,who,peak_bytes`), as
+/// two tables.
+fn memory_tables(out: &mut String, path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // By kind (`read`, `write`), then row, then reader or writer.
+    let mut peaks: BTreeMap<&str, BTreeMap<&str, BTreeMap<&str, u64>>> = BTreeMap::new();
+    for line in text.lines().skip(1) {
+        let [what, row, who, bytes] = line.split(',').collect::<Vec<_>>()[..] else {
+            return Err(format!("{}: {line:?}", path.display()));
+        };
+        let bytes = bytes
+            .parse()
+            .map_err(|e| format!("{}: {line:?}: {e}", path.display()))?;
+        peaks
+            .entry(what)
+            .or_default()
+            .entry(row)
+            .or_default()
+            .insert(who, bytes);
+    }
+    let cell = |row: &BTreeMap<&str, u64>, who: &str| {
+        row.get(who)
+            .map_or_else(|| "-".to_owned(), |&b| format!("{:.1}", mb(b)))
+    };
+    #[allow(clippy::cast_precision_loss)] // far below 2^52 bytes
+    let share = |row: &BTreeMap<&str, u64>, of: &str| {
+        ratio(
+            row.get("parquet-kit").map(|&b| b as f64),
+            row.get(of).map(|&b| b as f64),
+        )
+    };
+    out.push_str(
+        "\nPeak heap of a read, MB (one run each, above the file's bytes, every batch dropped \
+         as it comes; ratios below 1: parquet-kit holds less):\n\n\
+         | file | parquet-kit | parallel | arrow-rs | parquet-kit / arrow-rs |\n\
+         |---|---:|---:|---:|---:|\n",
+    );
+    for (file, row) in peaks.get("read").into_iter().flatten() {
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            out,
+            "| {file} | {} | {} | {} | {} |",
+            cell(row, "parquet-kit"),
+            cell(row, "parquet-kit-parallel"),
+            cell(row, "arrow-rs"),
+            share(row, "arrow-rs"),
+        );
+    }
+    out.push_str(
+        "\nPeak heap of a write, MB (one run each, above the table's batches and an output \
+         buffer already large enough); the bound: one row group of our file's pages as \
+         stored plus its largest column chunk decompressed:\n\n\
+         | table, codec | parquet-kit | parallel | arrow-rs | bound | parquet-kit / bound | \
+         parquet-kit / arrow-rs |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (what, row) in peaks.get("write").into_iter().flatten() {
+        // Writing to a String cannot fail.
+        let _ = writeln!(
+            out,
+            "| {what} | {} | {} | {} | {} | {} | {} |",
+            cell(row, "parquet-kit"),
+            cell(row, "parquet-kit-parallel"),
+            cell(row, "arrow-rs"),
+            cell(row, "bound"),
+            share(row, "bound"),
+            share(row, "arrow-rs"),
+        );
+    }
+    Ok(())
 }

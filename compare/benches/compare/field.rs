@@ -26,6 +26,13 @@
 //!   parquet-arrow's ORC reader (`parquet-kit`) and by orc-rust (`orc-rust`), each checked
 //!   against the reference table first (ORC's timestamps have no zone: compared as UTC).
 //!
+//! - Memory: the peak heap of one run of each reader and writer above what it was given
+//!   (the file's bytes, the table's batches, an output buffer already large enough), with
+//!   every batch dropped as it comes, counted by this bench's allocator (`memory.rs`); for
+//!   a write, beside the most that one row group of encoded pages plus its largest column
+//!   chunk (decompressed) take in our file, the bound issue 20 sets. To `memory.csv`
+//!   (`what,row,who,peak_bytes`).
+//!
 //! `COMPARE_FIELD_FILTER` (comma-separated) keeps the files and tables whose names
 //! contain one of its parts. Each sample is one whole read or write; readers run in an order rotated each round,
 //! after one warm-up run each, for `COMPARE_FIELD_ROUNDS` rounds (default 5). The medians
@@ -35,6 +42,7 @@
 //! defaults as `files/TABLE-parquet-kit.parquet`, the row of our own writer.
 
 use crate::Bench;
+use crate::memory::peak_during;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, SchemaRef};
 use bytes::Bytes;
@@ -71,8 +79,9 @@ pub fn run(bench: &mut Bench) {
     let files = dir.join("files");
     let tables = references(&files);
     write_our_files(&files, &tables);
-    reads(bench, &dir, &tables, rounds, &wanted);
-    writes(bench, &dir, &tables, rounds, &wanted);
+    let mut memory = Csv::new(dir.join("memory.csv"), "what,row,who,peak_bytes");
+    reads(bench, &dir, &tables, rounds, &wanted, &mut memory);
+    writes(bench, &dir, &tables, rounds, &wanted, &mut memory);
     orc_reads(bench, &dir, &tables, rounds, &wanted);
 }
 
@@ -185,7 +194,14 @@ fn cores() -> usize {
 /// Whether a file or table is to be measured, by `COMPARE_FIELD_FILTER`.
 type Wanted<'a> = dyn Fn(&str) -> bool + 'a;
 
-fn reads(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted: &Wanted) {
+fn reads(
+    bench: &mut Bench,
+    dir: &Path,
+    tables: &[Table],
+    rounds: usize,
+    wanted: &Wanted,
+    memory: &mut Csv,
+) {
     let mut csv = Csv::new(dir.join("reads.csv"), "file,reader,median_ms,bytes");
     for path in sorted(&dir.join("files"), "parquet") {
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
@@ -208,6 +224,17 @@ fn reads(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted:
         ] {
             same_as_reference(&format!("{name}, {who}"), &batches, table);
         }
+        let peaks = [
+            peak_during(|| read_ours(&file, 1, &mut drop)),
+            peak_during(|| read_ours(&file, parallel, &mut drop)),
+            peak_during(|| read_theirs(&file, &mut drop)),
+        ];
+        for (who, peak) in ["parquet-kit", "parquet-kit-parallel", "arrow-rs"]
+            .iter()
+            .zip(peaks)
+        {
+            memory.row(&[&"read", &name, who, &peak]);
+        }
         let pages = Pages::of(&file);
         let mut scratch = Vec::new();
         let mut decompressor = Decompressor::new();
@@ -228,13 +255,16 @@ fn reads(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted:
         }
         let line = format!(
             "field read: {name} ({:.1} MB): parquet-kit {:.1} ms, parallel({parallel}) {:.1} ms, \
-             arrow-rs {:.1} ms ({:.2}x), floor {:.1} ms",
+             arrow-rs {:.1} ms ({:.2}x), floor {:.1} ms; peak heap {:.1} / {:.1} / {:.1} MB",
             file.len() as f64 / 1e6,
             medians[0],
             medians[1],
             medians[2],
             medians[2] / medians[0],
             medians[3],
+            peaks[0] as f64 / 1e6,
+            peaks[1] as f64 / 1e6,
+            peaks[2] as f64 / 1e6,
         );
         eprintln!("{line}");
         bench.notes.push(line);
@@ -407,7 +437,14 @@ fn write_codecs() -> [(
     ]
 }
 
-fn writes(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted: &Wanted) {
+fn writes(
+    bench: &mut Bench,
+    dir: &Path,
+    tables: &[Table],
+    rounds: usize,
+    wanted: &Wanted,
+    memory: &mut Csv,
+) {
     let mut csv = Csv::new(dir.join("writes.csv"), "file,writer,median_ms,bytes");
     for table in tables {
         for (codec, ours, theirs) in write_codecs() {
@@ -441,6 +478,21 @@ fn writes(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted
                 parallel_out == ours_out,
                 "{what}: parallel encoding wrote another file"
             );
+            // Each output buffer is already as large as its file: rewriting it allocates
+            // nothing, so the peak is the writer's own.
+            let peaks = [
+                peak_during(|| write_ours(&mut ours_out, table, Some(ours.clone()))),
+                peak_during(|| write_ours(&mut parallel_out, table, Some(parallel.clone()))),
+                peak_during(|| write_theirs(&mut theirs_out, table, theirs.clone())),
+                row_group_bound(&ours_out),
+            ];
+            let row = what.replace(", ", "-");
+            for (who, peak) in ["parquet-kit", "parquet-kit-parallel", "arrow-rs", "bound"]
+                .iter()
+                .zip(peaks)
+            {
+                memory.row(&[&"write", &row, who, &peak]);
+            }
             let sizes = [ours_out.len(), parallel_out.len(), theirs_out.len()];
             let writers = ["parquet-kit", "parquet-kit-parallel", "arrow-rs"];
             for ((writer, median), size) in writers.iter().zip(&medians).zip(sizes) {
@@ -453,18 +505,37 @@ fn writes(bench: &mut Bench, dir: &Path, tables: &[Table], rounds: usize, wanted
             }
             let line = format!(
                 "field write: {what}: parquet-kit {:.1} ms ({:.1} MB), parallel {:.1} ms, \
-                 arrow-rs {:.1} ms ({:.1} MB): {:.2}x",
+                 arrow-rs {:.1} ms ({:.1} MB): {:.2}x; peak heap {:.1} / {:.1} / {:.1} MB, \
+                 bound {:.1} MB",
                 medians[0],
                 sizes[0] as f64 / 1e6,
                 medians[1],
                 medians[2],
                 sizes[2] as f64 / 1e6,
                 medians[2] / medians[0],
+                peaks[0] as f64 / 1e6,
+                peaks[1] as f64 / 1e6,
+                peaks[2] as f64 / 1e6,
+                peaks[3] as f64 / 1e6,
             );
             eprintln!("{line}");
             bench.notes.push(line);
         }
     }
+}
+
+/// What a writer of `file` must hold at least, as issue 20 bounds it: one row group of
+/// encoded pages (as stored) plus the column being encoded (its chunk's pages
+/// decompressed), at the largest row group.
+fn row_group_bound(file: &[u8]) -> usize {
+    let reader = parquet_file::FileReader::open(Bytes::copy_from_slice(file)).unwrap();
+    let bound = reader.metadata().row_groups().iter().map(|group| {
+        let chunks = group.columns().iter().map(|c| c.metadata().unwrap());
+        let stored: u64 = chunks.clone().map(|c| c.total_compressed_size()).sum();
+        let column = chunks.map(|c| c.total_uncompressed_size()).max();
+        stored + column.unwrap_or(0)
+    });
+    usize::try_from(bound.max().unwrap_or(0)).unwrap()
 }
 
 /// parquet-arrow's `ArrowWriter`: `table` into `out` (cleared first).

@@ -19,6 +19,7 @@ mod field;
 mod file_read;
 mod file_write;
 mod footer;
+mod memory;
 mod nested;
 mod orc_read;
 mod orc_rle;
