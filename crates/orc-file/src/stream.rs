@@ -73,7 +73,10 @@
 //! found without holding more than the block size for it. Memory for a whole stream
 //! follows what its chunks really decompress to: at most the block size for every 3
 //! bytes of input, and in practice the codecs' own ratio bounds (see the
-//! `parquet_compress` docs on decompression bombs).
+//! `parquet_compress` docs on decompression bombs). A reader that cannot bound what it
+//! needs of a stream decodes it a chunk at a time instead
+//! ([`ChunkDecoder::decode_chunk`], with [`chunk_offsets`] to seek), as orc-file's own
+//! reader does for every stream whose size the stripe's rows do not bound.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -379,51 +382,10 @@ impl ChunkDecoder {
         out: &mut Vec<u8>,
         chunk_starts: &mut Vec<(u64, u64)>,
     ) -> Result<()> {
-        let codec = self.compression.codec();
         let mut pos = 0;
         while pos < input.len() {
-            let Some(&header) = input.get(pos..).and_then(|rest| rest.first_chunk()) else {
-                return Err(parquet_core::Error::truncated(
-                    "ORC compression chunk header",
-                    pos,
-                    HEADER_LEN,
-                    input.len() - pos,
-                )
-                .into());
-            };
-            let (len, original) = read_header(header);
-            let start = pos + HEADER_LEN;
-            let Some(chunk) = input.get(start..).and_then(|rest| rest.get(..len)) else {
-                return Err(parquet_core::Error::truncated(
-                    "ORC compression chunk",
-                    start,
-                    len,
-                    input.len() - start,
-                )
-                .into());
-            };
             chunk_starts.push((to_u64(pos), to_u64(out.len())));
-            if original {
-                if len > self.block_size {
-                    return Err(parquet_core::Error::LimitExceeded {
-                        what: "ORC original chunk length (compression block size)",
-                        requested: to_u64(len),
-                        limit: to_u64(self.block_size),
-                    }
-                    .into());
-                }
-                out.extend_from_slice(chunk);
-            } else {
-                // Room for what the chunk likely holds (a block, or less for a small
-                // chunk), doubling as the stream grows, rather than a reallocation (and
-                // a copy of all decoded so far) per chunk.
-                let likely = self.block_size.min(len.saturating_mul(64).max(4096));
-                if out.capacity() - out.len() < likely {
-                    out.reserve(likely.max(out.len()));
-                }
-                self.decompressor
-                    .decompress_up_to(codec, chunk, self.block_size, out)?;
-            }
+            pos = self.decode_chunk(input, pos, out)?;
             if out.len() > self.max_output {
                 return Err(Error::limit(
                     "decompressed bytes of a stream",
@@ -431,7 +393,6 @@ impl ChunkDecoder {
                     to_u64(self.max_output),
                 ));
             }
-            pos = start + len;
             if out.len() >= self.stop_after {
                 break;
             }
@@ -439,6 +400,91 @@ impl ChunkDecoder {
         chunk_starts.push((to_u64(pos), to_u64(out.len())));
         Ok(())
     }
+
+    /// Decodes the one chunk whose header is at `pos` in the compressed stream `input`
+    /// onto the end of `out`, and returns the offset of the next chunk's header: a
+    /// stream decoded a chunk at a time, holding no more than the caller keeps. (Only
+    /// for a compressed stream: a `NONE` stream has no chunks.)
+    ///
+    /// # Errors
+    ///
+    /// As [`ChunkDecoder::decode_stream`], for this chunk.
+    pub fn decode_chunk(&mut self, input: &[u8], pos: usize, out: &mut Vec<u8>) -> Result<usize> {
+        let (start, len, original) = chunk_at(input, pos)?;
+        let chunk = input.get(start..start + len).unwrap_or_default();
+        if original {
+            if len > self.block_size {
+                return Err(parquet_core::Error::LimitExceeded {
+                    what: "ORC original chunk length (compression block size)",
+                    requested: to_u64(len),
+                    limit: to_u64(self.block_size),
+                }
+                .into());
+            }
+            out.extend_from_slice(chunk);
+        } else {
+            // Room for what the chunk likely holds (a block, or less for a small chunk),
+            // doubling as the stream grows, rather than a reallocation (and a copy of
+            // all decoded so far) per chunk.
+            let likely = self.block_size.min(len.saturating_mul(64).max(4096));
+            if out.capacity() - out.len() < likely {
+                out.reserve(likely.max(out.len()));
+            }
+            self.decompressor.decompress_up_to(
+                self.compression.codec(),
+                chunk,
+                self.block_size,
+                out,
+            )?;
+        }
+        Ok(start + len)
+    }
+}
+
+/// The chunk whose header is at `pos` in `input`: where its bytes start, their length,
+/// and whether they are original (not compressed); an error when the header or the
+/// bytes are cut short.
+fn chunk_at(input: &[u8], pos: usize) -> Result<(usize, usize, bool)> {
+    let Some(&header) = input.get(pos..).and_then(|rest| rest.first_chunk()) else {
+        return Err(parquet_core::Error::truncated(
+            "ORC compression chunk header",
+            pos,
+            HEADER_LEN,
+            input.len().saturating_sub(pos),
+        )
+        .into());
+    };
+    let (len, original) = read_header(header);
+    let start = pos + HEADER_LEN;
+    if input.len() - start < len {
+        return Err(parquet_core::Error::truncated(
+            "ORC compression chunk",
+            start,
+            len,
+            input.len() - start,
+        )
+        .into());
+    }
+    Ok((start, len, original))
+}
+
+/// The offsets of the chunk headers of the compressed stream `input`, and its end, read
+/// from the headers alone (nothing is decompressed): where a row-index position may
+/// point.
+///
+/// # Errors
+///
+/// A header or chunk cut short, as [`ChunkDecoder::decode_stream`] finds it.
+pub fn chunk_offsets(input: &[u8]) -> Result<Vec<u64>> {
+    let mut offsets = Vec::new();
+    let mut pos = 0;
+    while pos < input.len() {
+        offsets.push(to_u64(pos));
+        let (start, len, _) = chunk_at(input, pos)?;
+        pos = start + len;
+    }
+    offsets.push(to_u64(pos));
+    Ok(offsets)
 }
 
 /// Maps a row-index position of a compressed stream, `(compressed, within)`, to an

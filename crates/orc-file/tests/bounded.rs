@@ -1,5 +1,5 @@
 //! Hand-made files of under 64 KiB that claim far more than they hold (5 rows backed by
-//! 500 MiB of compressed zeros; 2^31 rows of runs): each read holds less than 64 MiB
+//! 500 MiB of compressed zeros, in streams of every kind; 2^31 rows of runs): each read holds less than 64 MiB
 //! at once, measured by parquet-thrift's counting allocator.
 //!
 //! The allocator is the one `unsafe` item of these tests: it forwards every call to the
@@ -135,6 +135,9 @@ fn file_of(
     assert!(out.len() < 64 << 10, "{} bytes", out.len());
     out
 }
+
+/// The streams of a hand-made file: column, kind, bytes before compression.
+type Streams<'a> = Vec<(u32, StreamKind, &'a [u8])>;
 
 /// The first batch of `rows` rows of `file`, and the values of its first column.
 fn first_batch(file: Vec<u8>, rows: usize) -> Batch {
@@ -329,4 +332,49 @@ fn a_64_mib_dictionary_entry_under_100_000_rows_costs_its_size_once_per_batch() 
         assert_eq!(read, 10);
     });
     assert!(held < 256 << 20, "{held} bytes");
+}
+
+#[test]
+fn five_values_of_unbounded_streams_backed_by_500_mib_of_zeros_decompress_what_they_need() {
+    // Streams whose size the rows do not bound: a direct string's DATA (5 one-byte
+    // strings), a decimal's DATA (5 varints of 0), and a nested column's (a struct's
+    // bigint): each 500 MiB of zeros, which the reader once decompressed whole.
+    let zeros = vec![0_u8; 2000 * BLOCK];
+    let mut repeat = zeros.clone();
+    // RLE v2: a short repeat of 5 (1 byte wide), then zeros.
+    repeat[..2].copy_from_slice(&[0b0000_0010, 7]);
+    let lengths = [0b0000_0010_u8, 1];
+    let scales = [0b0000_0010_u8, 4];
+    let cases: [(&str, Streams, &[Encoding]); 3] = [
+        (
+            "struct<s:string>",
+            vec![
+                (1, StreamKind::Data, &zeros),
+                (1, StreamKind::Length, &lengths),
+            ],
+            &[Encoding::Direct, Encoding::DirectV2],
+        ),
+        (
+            "struct<d:decimal(10,2)>",
+            vec![
+                (1, StreamKind::Data, &zeros),
+                (1, StreamKind::Secondary, &scales),
+            ],
+            &[Encoding::Direct, Encoding::DirectV2],
+        ),
+        (
+            "struct<t:struct<a:bigint>>",
+            vec![(2, StreamKind::Data, &repeat)],
+            &[Encoding::Direct, Encoding::Direct, Encoding::DirectV2],
+        ),
+    ];
+    for (schema, streams, encodings) in cases {
+        eprintln!("{schema}");
+        let bytes = file_of(schema, &streams, encodings, 5, &[]);
+        let held = peak(|| {
+            let batch = first_batch(bytes, 5);
+            assert_eq!(batch.num_rows, 5);
+        });
+        assert!(held < BOUND, "{schema}: {held} bytes");
+    }
 }

@@ -100,9 +100,16 @@ impl<'a> Positions<'a> {
 impl Stream {
     /// The stream from the place a row-index position names (a chunk and an offset in
     /// it, or, uncompressed, an offset).
-    fn at(&self, p: &mut Positions<'_>) -> Result<Bytes> {
+    fn at(&mut self, p: &mut Positions<'_>) -> Result<Bytes> {
         let at = self.seek_to(p);
         self.said(at)
+    }
+
+    /// Makes the window hold `need` bytes from `from` on ([`Stream::refill`]), its
+    /// error saying which stream.
+    fn refilled(&mut self, from: usize, need: usize) -> Result<bool> {
+        let moved = self.refill(from, need);
+        self.said(moved)
     }
 
     /// `result` of decoding this stream's `what`, the error saying what and which stream.
@@ -118,7 +125,14 @@ impl Stream {
         }
     }
 
-    fn seek_to(&self, p: &mut Positions<'_>) -> Result<Bytes> {
+    fn seek_to(&mut self, p: &mut Positions<'_>) -> Result<Bytes> {
+        if self.is_chunked() {
+            let chunk = p.next()?;
+            let within = p.next()?;
+            return self
+                .seek_chunk(chunk, within)
+                .map_err(|e| e.at_column(p.column));
+        }
         let offset = if self.compressed {
             let chunk = p.next()?;
             let within = p.next()?;
@@ -157,6 +171,122 @@ const INT_RLE: &str = "integer run-length encoding";
 const BYTE_RLE: &str = "byte run-length encoding";
 const BOOLEAN_RLE: &str = "boolean run-length encoding";
 
+/// Values of a run-length stream decoded a chunk at a time are decoded (or skipped) at
+/// most this many at a time, the window holding [`STEP_BYTES`] past the decoder first.
+const STEP: usize = 128;
+
+/// The most bytes [`STEP`] values of any of ORC's run-length encodings can take, with
+/// the rest of the run the last of them is in: a value may be a run of its own, the
+/// largest run of one value being an RLE v2 `PATCHED_BASE` of 8-byte base, value and
+/// 31 patches (268 bytes), and the largest run of all one of 512 such values (4,356
+/// bytes).
+const STEP_BYTES: usize = STEP * 280 + 8192;
+
+/// A run-length decoder over the bytes of a [`Stream`].
+trait RunDecoder {
+    type Value;
+    fn remaining_input(&self) -> usize;
+    fn set_input(&mut self, input: Bytes);
+    fn decode(&mut self, out: &mut [Self::Value]) -> parquet_core::Result<usize>;
+    fn skip(&mut self, n: usize) -> parquet_core::Result<usize>;
+}
+
+macro_rules! run_decoder {
+    ($decoder:ty, $value:ty) => {
+        impl RunDecoder for $decoder {
+            type Value = $value;
+            fn remaining_input(&self) -> usize {
+                self.remaining_input()
+            }
+            fn set_input(&mut self, input: Bytes) {
+                self.set_input(input);
+            }
+            fn decode(&mut self, out: &mut [$value]) -> parquet_core::Result<usize> {
+                self.decode(out)
+            }
+            fn skip(&mut self, n: usize) -> parquet_core::Result<usize> {
+                self.skip(n)
+            }
+        }
+    };
+}
+
+run_decoder!(int::Decoder<Bytes>, i64);
+run_decoder!(byte::Decoder<Bytes>, u8);
+run_decoder!(boolean::Decoder<Bytes>, bool);
+
+/// Fills `out` from `decoder` over `stream` (what it decodes: `what`): at once from a
+/// stream decoded whole, [`STEP`] values at a time from one decoded a chunk at a time,
+/// moving the window on before each step. Fewer than `out.len()` only where the stream
+/// ends.
+fn decode_runs<D: RunDecoder>(
+    stream: &mut Stream,
+    decoder: &mut D,
+    out: &mut [D::Value],
+    what: &'static str,
+) -> Result<usize> {
+    let mut done = 0;
+    while done < out.len() {
+        let want = if stream.is_chunked() {
+            refill_runs(stream, decoder, STEP_BYTES)?;
+            (out.len() - done).min(STEP)
+        } else {
+            out.len() - done
+        };
+        let step = out.get_mut(done..done + want).unwrap_or_default();
+        let got = stream.decoded(decoder.decode(step), what)?;
+        done += got;
+        // Short: the decoder is at the end of its bytes, and so of the stream, unless
+        // more of it is still to be decoded.
+        if got < want && stream.is_exhausted() {
+            break;
+        }
+    }
+    Ok(done)
+}
+
+/// Skips `n` values of `decoder` over `stream`, as [`decode_runs`] decodes them;
+/// returns how many it skipped.
+fn skip_runs<D: RunDecoder>(
+    stream: &mut Stream,
+    decoder: &mut D,
+    n: usize,
+    what: &'static str,
+) -> Result<usize> {
+    if !stream.is_chunked() {
+        return stream.decoded(decoder.skip(n), what);
+    }
+    let mut done = 0;
+    while done < n {
+        refill_runs(stream, decoder, STEP_BYTES)?;
+        let want = (n - done).min(STEP);
+        let got = stream.decoded(decoder.skip(want), what)?;
+        done += got;
+        if got < want && stream.is_exhausted() {
+            break;
+        }
+    }
+    Ok(done)
+}
+
+/// The most bytes `values` values of a run-length stream can take, as [`STEP_BYTES`].
+const fn runs_need(values: usize) -> usize {
+    values
+        .saturating_add(STEP)
+        .saturating_mul(STEP_BYTES.div_ceil(STEP))
+}
+
+/// Moves the window of a stream decoded a chunk at a time on, so that it holds `need`
+/// bytes past `decoder` (whose input is the window), and hands the decoder the new
+/// window.
+fn refill_runs<D: RunDecoder>(stream: &mut Stream, decoder: &mut D, need: usize) -> Result<()> {
+    let from = stream.bytes.len().saturating_sub(decoder.remaining_input());
+    if stream.refilled(from, need)? {
+        decoder.set_input(stream.bytes.clone());
+    }
+    Ok(())
+}
+
 /// An integer RLE stream.
 struct Ints {
     stream: Stream,
@@ -176,15 +306,20 @@ impl Ints {
     }
 
     fn decode(&mut self, out: &mut [i64]) -> Result<usize> {
-        let decoded = self.decoder.decode(out);
-        self.stream.decoded(decoded, INT_RLE)
+        decode_runs(&mut self.stream, &mut self.decoder, out, INT_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
         self.decoder = int::Decoder::new(self.stream.at(p)?, self.version, self.sign);
         let n = p.count()?;
-        let skipped = self.decoder.skip(n);
-        skip_exact(self.stream.decoded(skipped, INT_RLE)?, n, p.column)
+        let skipped = skip_runs(&mut self.stream, &mut self.decoder, n, INT_RLE)?;
+        skip_exact(skipped, n, p.column)
+    }
+
+    /// Makes the window hold what `values` more values can take, for a copy of the
+    /// decoder to look ahead in.
+    fn refill_for(&mut self, values: usize) -> Result<()> {
+        refill_runs(&mut self.stream, &mut self.decoder, runs_need(values))
     }
 }
 
@@ -203,15 +338,14 @@ impl Bytes8 {
     }
 
     fn decode(&mut self, out: &mut [u8]) -> Result<usize> {
-        let decoded = self.decoder.decode(out);
-        self.stream.decoded(decoded, BYTE_RLE)
+        decode_runs(&mut self.stream, &mut self.decoder, out, BYTE_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
         self.decoder = byte::Decoder::new(self.stream.at(p)?);
         let n = p.count()?;
-        let skipped = self.decoder.skip(n);
-        skip_exact(self.stream.decoded(skipped, BYTE_RLE)?, n, p.column)
+        let skipped = skip_runs(&mut self.stream, &mut self.decoder, n, BYTE_RLE)?;
+        skip_exact(skipped, n, p.column)
     }
 }
 
@@ -230,8 +364,7 @@ impl Bools {
     }
 
     fn decode(&mut self, out: &mut [bool]) -> Result<usize> {
-        let decoded = self.decoder.decode(out);
-        self.stream.decoded(decoded, BOOLEAN_RLE)
+        decode_runs(&mut self.stream, &mut self.decoder, out, BOOLEAN_RLE)
     }
 
     fn seek(&mut self, p: &mut Positions<'_>) -> Result<()> {
@@ -240,8 +373,14 @@ impl Bools {
         let bytes = p.count()?;
         let bits = p.count()?;
         let n = bytes.saturating_mul(8).saturating_add(bits);
-        let skipped = self.decoder.skip(n);
-        skip_exact(self.stream.decoded(skipped, BOOLEAN_RLE)?, n, p.column)
+        let skipped = skip_runs(&mut self.stream, &mut self.decoder, n, BOOLEAN_RLE)?;
+        skip_exact(skipped, n, p.column)
+    }
+
+    /// Makes the window hold what `values` more values can take, for a copy of the
+    /// decoder to look ahead in.
+    fn refill_for(&mut self, values: usize) -> Result<()> {
+        refill_runs(&mut self.stream, &mut self.decoder, runs_need(values))
     }
 }
 
@@ -267,7 +406,23 @@ impl Raw {
         Ok(())
     }
 
+    /// Makes the bytes hold `need` past the position, or all that is left of the
+    /// stream: of a stream decoded a chunk at a time, only what is read is decoded.
+    fn ensure(&mut self, need: usize) -> Result<()> {
+        if self.stream.refilled(self.pos, need)? {
+            self.bytes = self.stream.bytes.clone();
+            self.pos = 0;
+        }
+        Ok(())
+    }
+
+    /// Whether more than `bytes` may be left to read.
+    fn may_hold_more_than(&self, bytes: usize) -> bool {
+        !self.stream.is_exhausted() || self.bytes.len().saturating_sub(self.pos) > bytes
+    }
+
     fn take(&mut self, len: usize, stream: &'static str) -> Result<&[u8]> {
+        self.ensure(len)?;
         let end = self
             .pos
             .checked_add(len)
@@ -425,27 +580,28 @@ impl ColumnDecoder {
     /// is cut short rather than refused. Strings are looked ahead (on copies of the
     /// decoders) only when the longest dictionary entry, or the bytes left in the
     /// stream, could pass the budget; a malformed stream is left to [`Self::next`].
-    pub(crate) fn rows_within_budget(&self, n: usize) -> usize {
+    pub(crate) fn rows_within_budget(&mut self, n: usize) -> usize {
         let budget = self.limits.max_batch_bytes();
-        let peeked = match &self.kind {
+        let peeked = match &mut self.kind {
             Decoder::Dictionary(strings::Dictionary {
                 entries,
                 ids,
                 longest,
                 ..
-            }) if longest.saturating_mul(n) > budget => self.peek(n, ids).map(|(present, ids)| {
-                let widths = ids.iter().map(|&id| {
-                    usize::try_from(id)
-                        .ok()
-                        .and_then(|id| entries.get(id))
-                        .map_or(0, <[u8]>::len)
-                });
-                (present, widths.collect::<Vec<_>>())
-            }),
+            }) if longest.saturating_mul(n) > budget => Self::peek(self.present.as_mut(), n, ids)
+                .map(|(present, ids)| {
+                    let widths = ids.iter().map(|&id| {
+                        usize::try_from(id)
+                            .ok()
+                            .and_then(|id| entries.get(id))
+                            .map_or(0, <[u8]>::len)
+                    });
+                    (present, widths.collect::<Vec<_>>())
+                }),
             Decoder::Direct(strings::Direct { data, lengths, .. })
-                if data.bytes.len().saturating_sub(data.pos) > budget =>
+                if data.may_hold_more_than(budget) =>
             {
-                self.peek(n, lengths).map(|(present, lengths)| {
+                Self::peek(self.present.as_mut(), n, lengths).map(|(present, lengths)| {
                     let widths = lengths
                         .iter()
                         .map(|&len| usize::try_from(len).unwrap_or(usize::MAX));
@@ -475,10 +631,16 @@ impl ColumnDecoder {
     /// The presence of the next `n` rows (`None`: all present) and the values `ints`
     /// holds for the present ones, decoded from copies of the decoders; `None` when the
     /// streams do not hold them.
-    fn peek(&self, n: usize, ints: &Ints) -> Option<(Option<Vec<bool>>, Vec<i64>)> {
-        let present = match &self.present {
+    fn peek(
+        present: Option<&mut Bools>,
+        n: usize,
+        ints: &mut Ints,
+    ) -> Option<(Option<Vec<bool>>, Vec<i64>)> {
+        let present = match present {
             None => None,
             Some(present) => {
+                // Copies of the decoders look ahead in the windows of their streams.
+                present.refill_for(n).ok()?;
                 let mut bits = Vec::new();
                 let mut decoder = present.decoder.clone();
                 let got = fill(&mut bits, n, |out| Ok(decoder.decode(out)?)).ok()?;
@@ -491,6 +653,7 @@ impl ColumnDecoder {
         let count = present
             .as_ref()
             .map_or(n, |bits| bits.iter().filter(|&&b| b).count());
+        ints.refill_for(count).ok()?;
         let mut values = Vec::new();
         let mut decoder = ints.decoder.clone();
         let got = fill(&mut values, count, |out| Ok(decoder.decode(out)?)).ok()?;

@@ -8,7 +8,7 @@ mod stripe;
 pub use stripe::{StreamInfo, StripeFooter};
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use parquet_core::io::Source;
 use parquet_core::{Predicate, Row};
@@ -24,7 +24,7 @@ use crate::stream::{ChunkDecoder, OrcCompression};
 use crate::vector::Batch;
 
 use column::{ColumnDecoder, empty_vector};
-use stripe::{Buffers, StripeStreams};
+use stripe::{Buffers, SharedChunks, StripeStreams};
 
 /// The most bytes of a file's tail read in one go (postscript, footer and metadata
 /// usually fit).
@@ -868,7 +868,8 @@ pub struct Batches<'a, S> {
     /// The next row of the current stripe, and its rows.
     row: u64,
     stripe_rows: u64,
-    chunks: ChunkDecoder,
+    /// The chunk decoder of the stripe footers and streams.
+    chunks: SharedChunks,
     buffers: Buffers,
     failed: bool,
 }
@@ -892,7 +893,10 @@ impl<'a, S: Source> Batches<'a, S> {
             }
             stripe_statistics = reader.stripe_statistics_proto()?;
         }
-        let chunks = ChunkDecoder::new(reader.compression, reader.block_size)?;
+        let chunks = Arc::new(Mutex::new(ChunkDecoder::new(
+            reader.compression,
+            reader.block_size,
+        )?));
         let limits = options.limits.unwrap_or(reader.limits);
         Ok(Self {
             reader,
@@ -961,7 +965,7 @@ impl<'a, S: Source> Batches<'a, S> {
             }
             let mut n = size((end - self.row).min(self.batch_size as u64))?;
             // Fewer rows when long strings would pass the batch's byte budget.
-            for decoder in &self.decoders {
+            for decoder in &mut self.decoders {
                 n = n.min(decoder.rows_within_budget(n));
             }
             batch.num_rows = n;
@@ -1017,7 +1021,10 @@ impl<'a, S: Source> Batches<'a, S> {
                     continue;
                 }
             }
-            let footer = reader.read_stripe_footer(info, &mut self.chunks)?;
+            let footer = reader.read_stripe_footer(
+                info,
+                &mut self.chunks.lock().unwrap_or_else(PoisonError::into_inner),
+            )?;
             let with_index = (self.predicate.is_some() || self.keep_row_indexes)
                 && reader.row_index_stride() > 0;
             let wanted: Vec<bool> = if with_index {
@@ -1039,7 +1046,7 @@ impl<'a, S: Source> Batches<'a, S> {
                 |column, kind| stripe::bound(&reader.schema, &footer, info.num_rows, column, kind),
                 &wanted,
                 with_index,
-                &mut self.chunks,
+                &self.chunks,
                 &mut self.buffers,
             )?;
             streams.hybrid_calendar = reader.calendar() == proto::CalendarKind::JulianGregorian;

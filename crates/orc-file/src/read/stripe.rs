@@ -1,6 +1,7 @@
 //! One stripe's streams: where they are, read and decompressed for the selected columns.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use bytes::Bytes;
 use parquet_core::io::Source;
@@ -118,15 +119,127 @@ impl StripeFooter {
     }
 }
 
-/// A decompressed stream, and where its compression chunks start (to seek in it by
-/// row-index positions).
+/// A decompressed stream: whole, with where its compression chunks start (to seek in it
+/// by row-index positions), or a window at a time.
+///
+/// A stream whose size the stripe's rows bound (see [`bound`]) is decompressed whole, as
+/// far as they can need; any other (direct strings' bytes, decimals, dictionaries, the
+/// streams of nested columns) a chunk at a time, as its readers ask for bytes
+/// ([`Stream::refill`]), so that it costs what a batch reads from it and a chunk, however
+/// much its chunks claim.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Stream {
+    /// The stream decoded, or the window of it decoded so far and not let go of.
     pub(crate) bytes: Bytes,
+    /// For a stream decoded whole: the table of its chunks' starts.
     pub(crate) starts: Vec<(u64, u64)>,
     pub(crate) compressed: bool,
     /// Its kind's name, for errors.
     pub(crate) kind: Option<&'static str>,
+    /// For a stream decoded a chunk at a time: its chunks, and how far they are read.
+    chunked: Option<Chunked>,
+}
+
+/// The chunks of a stream decoded a chunk at a time.
+#[derive(Debug, Clone)]
+struct Chunked {
+    /// The compressed stream.
+    raw: Bytes,
+    /// The offset in `raw` of the next chunk to decode.
+    next: usize,
+    /// The decompressor, shared by the streams of a reader.
+    chunks: SharedChunks,
+    /// The offsets of the chunk headers, read when a row-index position first needs them.
+    offsets: Option<Vec<u64>>,
+}
+
+/// A chunk decoder shared by the streams that a reader decodes a chunk at a time (and
+/// their copies, looking ahead): one decompression context for them all.
+pub(crate) type SharedChunks = Arc<Mutex<ChunkDecoder>>;
+
+impl Stream {
+    /// Whether the stream has no more bytes than its window: decoded whole, or every
+    /// chunk read.
+    pub(crate) fn is_exhausted(&self) -> bool {
+        self.chunked.as_ref().is_none_or(|c| c.next >= c.raw.len())
+    }
+
+    /// Makes the window hold `need` bytes from `from` (an offset in it) on, or all that
+    /// is left of the stream, decoding its next chunks; `true` when it moved, and then
+    /// starts at `from` (what came before is let go). A stream decoded whole never moves.
+    pub(crate) fn refill(&mut self, from: usize, need: usize) -> Result<bool> {
+        let Some(c) = &mut self.chunked else {
+            return Ok(false);
+        };
+        let kept = self.bytes.get(from..).unwrap_or_default();
+        if kept.len() >= need || c.next >= c.raw.len() {
+            return Ok(false);
+        }
+        let mut window = Vec::with_capacity(need.min(kept.len() + c.raw.len() - c.next));
+        window.extend_from_slice(kept);
+        let mut chunks = c.chunks.lock().unwrap_or_else(PoisonError::into_inner);
+        while window.len() < need && c.next < c.raw.len() {
+            c.next = chunks.decode_chunk(&c.raw, c.next, &mut window)?;
+        }
+        self.bytes = Bytes::from(window);
+        Ok(true)
+    }
+
+    /// Moves a stream decoded a chunk at a time to the chunk whose header is at
+    /// `chunk` (a row-index position), its window starting `within` its decoded bytes;
+    /// returns the window.
+    pub(crate) fn seek_chunk(&mut self, chunk: u64, within: u64) -> Result<Bytes> {
+        let Some(c) = &mut self.chunked else {
+            return Err(Error::malformed(
+                "a seek in a stream decoded whole by chunks",
+            ));
+        };
+        let offsets = match &mut c.offsets {
+            Some(offsets) => offsets,
+            None => c.offsets.insert(crate::stream::chunk_offsets(&c.raw)?),
+        };
+        if offsets.binary_search(&chunk).is_err() {
+            return Err(Error::invalid(
+                "row index position: compressed offset, not the start of a compression chunk",
+                chunk,
+            ));
+        }
+        // A chunk offset, so at most the stream's length.
+        c.next = usize::try_from(chunk).unwrap_or(usize::MAX);
+        let mut window = Vec::new();
+        if c.next < c.raw.len() {
+            let mut chunks = c.chunks.lock().unwrap_or_else(PoisonError::into_inner);
+            c.next = chunks.decode_chunk(&c.raw, c.next, &mut window)?;
+        }
+        let within = usize::try_from(within)
+            .ok()
+            .filter(|&w| w <= window.len())
+            .ok_or_else(|| {
+                Error::out_of_bounds(
+                    "row index position",
+                    (within, 0),
+                    "the decompressed compression chunk",
+                    window.len() as u64,
+                )
+                .at_offset(chunk)
+            })?;
+        self.bytes = Bytes::from(window).slice(within..);
+        Ok(self.bytes.clone())
+    }
+
+    /// An uncompressed stream of `bytes`.
+    #[cfg(test)]
+    pub(crate) fn whole(bytes: Bytes) -> Self {
+        Self {
+            bytes,
+            ..Self::default()
+        }
+    }
+
+    /// Whether this stream is decoded a chunk at a time.
+    pub(crate) const fn is_chunked(&self) -> bool {
+        self.chunked.is_some()
+    }
 }
 
 /// The decompressed streams of the selected columns of one stripe, handed out to the
@@ -148,16 +261,17 @@ impl StripeStreams {
     /// Reads and decompresses the data streams of the `selected` columns, and their row
     /// indexes when `with_index`.
     ///
-    /// A stream is decompressed only as far as `bound` says its column can need, by its
-    /// column and kind ([`bound`] for a stripe): chunks past that hold nothing a reader
-    /// reads, however many a file has.
+    /// A stream is decompressed whole only as far as `bound` says its column can need,
+    /// by its column and kind ([`bound`] for a stripe): chunks past that hold nothing a
+    /// reader reads, however many a file has. A compressed stream without a bound is
+    /// decoded a chunk at a time, as its reader asks (see [`Stream`]).
     pub(crate) fn load<S: Source>(
         source: &S,
         footer: &StripeFooter,
         bound: impl Fn(u32, i32) -> Option<usize>,
         selected: &[bool],
         with_index: bool,
-        chunks: &mut ChunkDecoder,
+        shared: &SharedChunks,
         buffers: &mut Buffers,
     ) -> Result<Self> {
         let mut streams = HashMap::new();
@@ -194,14 +308,34 @@ impl StripeStreams {
                 )
                 .at_offset(start));
             }
+            let mut chunks = shared.lock().unwrap_or_else(PoisonError::into_inner);
             for s in wanted {
                 // Inside the span read, which fits in memory.
                 let from = usize::try_from(s.offset - start).unwrap_or(usize::MAX);
                 let to = usize::try_from(s.offset + s.length - start).unwrap_or(usize::MAX);
                 let raw = bytes.slice(from.min(to)..to.min(bytes.len()));
-                chunks.set_stop_after(bound(s.column, s.kind).unwrap_or(usize::MAX));
-                let decoded = decode(chunks, raw, s.kind, buffers);
-                chunks.set_stop_after(usize::MAX);
+                let bound = bound(s.column, s.kind);
+                let decoded = if bound.is_none()
+                    && chunks.compression().is_compressed()
+                    && s.kind != StreamKind::RowIndex as i32
+                {
+                    Ok(Stream {
+                        compressed: true,
+                        kind: StreamKind::try_from(s.kind).ok().map(|k| k.as_str_name()),
+                        chunked: Some(Chunked {
+                            raw,
+                            next: 0,
+                            chunks: Arc::clone(shared),
+                            offsets: None,
+                        }),
+                        ..Stream::default()
+                    })
+                } else {
+                    chunks.set_stop_after(bound.unwrap_or(usize::MAX));
+                    let decoded = decode(&mut chunks, raw, s.kind, buffers);
+                    chunks.set_stop_after(usize::MAX);
+                    decoded
+                };
                 let decoded = decoded
                     .at_column(s.column)
                     .in_stream(s.kind_str())
@@ -352,9 +486,8 @@ fn need(t: Kind, encoding: Option<EncodingKind>, kind: i32, rows: u64) -> Option
     runs(n.checked_mul(per_value)?)
 }
 
-/// Decompresses a stream of `kind`; an uncompressed one is used as it is. The buffer
-/// of a decompressed stream is taken back for the next stripe, but for a dictionary's
-/// data: copied into its entries as its decoder is built, its buffer is let go at once.
+/// Decompresses a stream of `kind` whole; an uncompressed one is used as it is. The
+/// buffer of a decompressed stream is taken back for the next stripe.
 fn decode(
     chunks: &mut ChunkDecoder,
     raw: Bytes,
@@ -366,9 +499,7 @@ fn decode(
         let mut out = buffers.free.pop().unwrap_or_default();
         chunks.decode_stream(&raw, &mut out, &mut starts)?;
         let bytes = Bytes::from(out);
-        if kind != StreamKind::DictionaryData as i32 {
-            buffers.used.push(bytes.clone());
-        }
+        buffers.used.push(bytes.clone());
         bytes
     } else {
         raw
@@ -378,6 +509,7 @@ fn decode(
         starts,
         compressed: chunks.compression().is_compressed(),
         kind: StreamKind::try_from(kind).ok().map(|k| k.as_str_name()),
+        chunked: None,
     })
 }
 

@@ -57,6 +57,14 @@ impl<B: AsRef<[u8]>> Decoder<B> {
         self.bytes.remaining_input()
     }
 
+    /// Goes on decoding from `input`, which must begin with the bytes this decoder has
+    /// not consumed yet (its [`remaining_input`](Self::remaining_input)), followed by
+    /// more of the stream: a stream decompressed a chunk at a time, whose window moved.
+    /// The run being decoded carries on into it.
+    pub fn set_input(&mut self, input: B) {
+        self.bytes.set_input(input);
+    }
+
     /// Fills `out` from the front and returns how many values it wrote: fewer than
     /// `out.len()` only when the input ends at a run boundary (always after a whole byte
     /// of values).

@@ -58,6 +58,17 @@ impl<B: AsRef<[u8]>> Decoder<B> {
             Self::V2(decoder) => decoder.remaining_input(),
         }
     }
+
+    /// Goes on decoding from `input`, which must begin with the bytes this decoder has
+    /// not consumed yet (its [`remaining_input`](Self::remaining_input)), followed by
+    /// more of the stream: a stream decompressed a chunk at a time, whose window moved.
+    /// The run being decoded carries on into it.
+    pub fn set_input(&mut self, input: B) {
+        match self {
+            Self::V1(decoder) => decoder.set_input(input),
+            Self::V2(decoder) => decoder.set_input(input),
+        }
+    }
 }
 
 /// Encodes an integer stream in either version.

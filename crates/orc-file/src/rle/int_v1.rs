@@ -61,6 +61,15 @@ impl<B: AsRef<[u8]>> Decoder<B> {
         self.input.as_ref().len().saturating_sub(self.pos)
     }
 
+    /// Goes on decoding from `input`, which must begin with the bytes this decoder has
+    /// not consumed yet (its [`remaining_input`](Self::remaining_input)), followed by
+    /// more of the stream: a stream decompressed a chunk at a time, whose window moved.
+    /// The run being decoded carries on into it.
+    pub fn set_input(&mut self, input: B) {
+        self.input = input;
+        self.pos = 0;
+    }
+
     /// Fills `out` from the front and returns how many values it wrote: fewer than
     /// `out.len()` only when the input ends at a run boundary.
     ///

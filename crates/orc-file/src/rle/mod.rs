@@ -52,10 +52,13 @@
 //! [`Version`] a column's encoding says. Integer streams are [`Sign::Signed`] or
 //! [`Sign::Unsigned`].
 //!
-//! Decoders hold the whole decompressed stream, borrowed (`&[u8]`) or owned
-//! (`bytes::Bytes`, `Vec<u8>`: any `AsRef<[u8]>`); `decode` fills a caller's slice and
-//! returns fewer values only where the stream ends at a run boundary, `skip` moves on
-//! without decoding where it can. Encoders own their output and make the choices Apache
+//! Decoders hold the decompressed stream, borrowed (`&[u8]`) or owned (`bytes::Bytes`,
+//! `Vec<u8>`: any `AsRef<[u8]>`); `decode` fills a caller's slice and returns fewer
+//! values only where the input ends at a run boundary, `skip` moves on without decoding
+//! where it can. A stream decompressed a chunk at a time is handed over a window at a
+//! time: `set_input` gives a decoder the next window, starting with the bytes it has not
+//! consumed (`remaining_input`), and the run it is in carries on; a window must hold
+//! every byte of the runs the values asked for are in. Encoders own their output and make the choices Apache
 //! ORC's Java writers make (`RunLengthByteWriter`, `BitFieldWriter`,
 //! `RunLengthIntegerWriter`, `RunLengthIntegerWriterV2` with aligned bit packing, the
 //! default `SPEED` strategy), so their bytes are Java's, but for the one kind of

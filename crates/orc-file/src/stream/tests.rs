@@ -561,3 +561,35 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_stream_decoded_a_chunk_at_a_time_is_the_stream() {
+    for kind in codecs() {
+        let mut data = compressible(300_000);
+        data.extend(noise(100_000));
+        let mut encoder = ChunkEncoder::new(kind, None, 65_536).unwrap();
+        let (mut stream, mut written) = (Vec::new(), Vec::new());
+        encoder
+            .encode_stream(&data, &mut stream, &mut written)
+            .unwrap();
+        let offsets = chunk_offsets(&stream).unwrap();
+        let expected: Vec<u64> = written.iter().map(|&(chunk, _)| chunk).collect();
+        assert_eq!(offsets, expected, "{kind}");
+
+        let mut decoder = ChunkDecoder::new(kind, 65_536).unwrap();
+        let (mut out, mut pos) = (Vec::new(), 0);
+        for pair in written.windows(2) {
+            assert_eq!(pos as u64, pair[0].0, "{kind}");
+            pos = decoder.decode_chunk(&stream, pos, &mut out).unwrap();
+            assert_eq!(out.len() as u64, pair[1].1, "{kind}");
+        }
+        assert_eq!(pos, stream.len(), "{kind}");
+        assert_eq!(out, data, "{kind}");
+
+        // A chunk cut short is an error, from its header alone.
+        let cut = &stream[..stream.len() - 1];
+        assert!(chunk_offsets(cut).is_err(), "{kind}");
+        let last = usize::try_from(written[written.len() - 2].0).unwrap();
+        assert!(decoder.decode_chunk(cut, last, &mut out).is_err(), "{kind}");
+    }
+}

@@ -56,6 +56,7 @@ impl Decimal {
         };
         values.clear();
         out_scales.clear();
+        data.ensure(count.saturating_mul(MAX_VARINT_LEN))?;
         for &value_scale in scratch.iter() {
             let unscaled = read_varint_i128(data, column)?;
             let value_scale = u32::try_from(value_scale)
@@ -90,6 +91,9 @@ impl Decimal {
         self.scales.seek(p)
     }
 }
+
+/// The most bytes of a decimal's varint: 128 bits in groups of 7.
+const MAX_VARINT_LEN: usize = 128_usize.div_ceil(7);
 
 /// Reads one unbounded zigzag base-128 varint as an `i128`.
 fn read_varint_i128(data: &mut Raw, column: u32) -> Result<i128> {

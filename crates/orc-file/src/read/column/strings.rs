@@ -2,15 +2,14 @@
 //! lengths in LENGTH) and DICTIONARY (the entries in `DICTIONARY_DATA` and LENGTH, an id
 //! per value in DATA).
 
-use bytes::Bytes;
 use parquet_core::ByteArrayBatch;
 
 use super::{Ints, Positions, Raw, fill, short};
-use crate::error::{Context as _, Decoding as _, Error, ErrorKind, Result};
+use crate::error::{Context as _, Error, ErrorKind, Result};
 use crate::limits::Limits;
 use crate::proto::stream::Kind as StreamKind;
 use crate::read::stripe::StripeStreams;
-use crate::rle::{self, Sign, int};
+use crate::rle::{self, Sign};
 use crate::vector::{Vector, VectorData};
 
 /// A DIRECT string column.
@@ -97,9 +96,13 @@ impl Dictionary {
     /// The dictionary of column `id` and the decoder of its ids.
     pub(super) fn new(id: u32, streams: &mut StripeStreams, version: rle::Version) -> Result<Self> {
         let size = streams.dictionary_size(id)?;
-        let data = streams.require(id, StreamKind::DictionaryData);
-        let lengths = streams.require(id, StreamKind::Length);
-        let entries = read_dictionary(id, size, &data.bytes, lengths.bytes, version)?;
+        let mut data = Raw::new(streams.require(id, StreamKind::DictionaryData));
+        let mut lengths = Ints::new(
+            streams.require(id, StreamKind::Length),
+            version,
+            Sign::Unsigned,
+        );
+        let entries = read_dictionary(size, &mut data, &mut lengths).at_column(id)?;
         Ok(Self {
             longest: longest_entry(&entries),
             entries,
@@ -222,52 +225,80 @@ fn longest_entry(entries: &ByteArrayBatch) -> usize {
 }
 
 /// The dictionary of a string column: `size` entries whose lengths are in `lengths`
-/// and bytes in `data`.
-fn read_dictionary(
-    column: u32,
-    size: u32,
-    data: &[u8],
-    lengths: Bytes,
-    version: rle::Version,
-) -> Result<ByteArrayBatch> {
+/// and bytes in `data`, read a step at a time: what it holds is the entries' bytes,
+/// whatever `size` claims.
+fn read_dictionary(size: u32, data: &mut Raw, lengths: &mut Ints) -> Result<ByteArrayBatch> {
     let size = size as usize;
-    // Entries are distinct, so all but one (the empty string) take a byte at least: a
-    // larger claim cannot be true and must not size an allocation.
-    if size > data.len() + 1 {
-        return Err(Error::from(ErrorKind::DictionaryTooLarge {
-            entries: size as u64,
-            bytes: data.len() as u64,
-        })
-        .at_column(column));
-    }
-    let mut lens = vec![0i64; size];
-    let got = int::Decoder::new(lengths, version, Sign::Unsigned)
-        .decode(&mut lens)
-        .decoding("dictionary lengths")
-        .at_column(column)
-        .in_stream("LENGTH")?;
-    if got < size {
-        return Err(short("LENGTH", size, got).at_column(column));
-    }
-    let mut entries = ByteArrayBatch::with_capacity(size, data.len());
-    let mut start = 0usize;
-    for &len in &lens {
-        let end = usize::try_from(len)
-            .ok()
-            .and_then(|len| start.checked_add(len))
-            .filter(|&end| end <= data.len())
-            .ok_or_else(|| {
-                Error::out_of_bounds(
-                    "dictionary entry",
-                    (start as u64, u64::try_from(len).unwrap_or(u64::MAX)),
-                    "the stream",
-                    data.len() as u64,
-                )
-                .at_column(column)
-                .in_stream("DICTIONARY_DATA")
-            })?;
-        entries.push(data.get(start..end).unwrap_or_default())?;
-        start = end;
+    let mut entries = ByteArrayBatch::new();
+    let (mut lens, mut widths) = (Vec::new(), Vec::new());
+    while entries.len() < size {
+        let want = (size - entries.len()).min(1 << 12);
+        let got = fill(&mut lens, want, |out| lengths.decode(out))?;
+        if got < want {
+            return Err(short("LENGTH", size, entries.len() + got));
+        }
+        widths.clear();
+        let mut bytes = 0usize;
+        for &len in &lens {
+            let width = u32::try_from(len)
+                .map_err(|_| Error::invalid("dictionary entry length", len).in_stream("LENGTH"))?;
+            widths.push(width);
+            bytes = bytes.saturating_add(width as usize);
+        }
+        entries.extend_from_lengths(&widths, data.take(bytes, "DICTIONARY_DATA")?)?;
+        // Entries are distinct, so all but one (the empty string) take a byte at least:
+        // more cannot be true, and must not grow the dictionary's offsets.
+        if entries.len() > entries.data().len() + 1 {
+            return Err(ErrorKind::DictionaryTooLarge {
+                entries: size as u64,
+                bytes: entries.data().len() as u64,
+            }
+            .into());
+        }
     }
     Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::stripe::Stream;
+    use crate::rle::int_v2;
+    use bytes::Bytes;
+
+    fn stream(bytes: Vec<u8>) -> Stream {
+        Stream::whole(Bytes::from(bytes))
+    }
+
+    #[test]
+    fn a_dictionary_of_more_empty_entries_than_its_bytes_allow_is_refused() {
+        // 2^31 entries claimed, lengths that go on (10,000 zeros), no bytes: entries are
+        // distinct, so no more than one can be empty.
+        let mut encoder = int_v2::Encoder::new(Sign::Unsigned);
+        encoder.extend(&vec![0; 10_000]);
+        let mut lengths = Ints::new(stream(encoder.finish()), rle::Version::V2, Sign::Unsigned);
+        let mut data = Raw::new(stream(Vec::new()));
+        let error = read_dictionary(1 << 31, &mut data, &mut lengths).unwrap_err();
+        assert!(
+            matches!(
+                error.kind(),
+                ErrorKind::DictionaryTooLarge {
+                    entries: 2_147_483_648,
+                    bytes: 0
+                }
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_dictionary_is_its_entries() {
+        let mut encoder = int_v2::Encoder::new(Sign::Unsigned);
+        encoder.extend(&[0, 3, 1]);
+        let mut lengths = Ints::new(stream(encoder.finish()), rle::Version::V2, Sign::Unsigned);
+        let mut data = Raw::new(stream(b"abcd".to_vec()));
+        let entries = read_dictionary(3, &mut data, &mut lengths).unwrap();
+        let entries: Vec<&[u8]> = entries.iter().collect();
+        assert_eq!(entries, [&b""[..], b"abc", b"d"]);
+    }
 }
