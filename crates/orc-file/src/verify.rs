@@ -38,7 +38,8 @@ pub struct Verification {
     /// Java), a map's or list's total children left at 0 (C++ maps; Java lists and maps),
     /// a list's or map's children counted as the row batch's capacity (ORC Java 2.x),
     /// a uniontype's nulls counted as values of its first alternative, their slots'
-    /// leftover contents widening its least and greatest values (C++), a float
+    /// leftover contents widening its least and greatest values or adding to its true
+    /// count (C++), a float
     /// column's least and greatest values recorded as given, before their rounding to
     /// float (C++; the reader's pruning widens such bounds to hold the rounded values).
     pub notes: Vec<Disagreement>,
@@ -573,6 +574,7 @@ impl<'a, S: Source> Verifier<'a, S> {
                 || (batch_capacity && matches!(what, "min" | "max" | "total children"))
                 || (what == "count" && seen.union_nulls > 0 && stated == Field::UInt(union_nulls))
                 || (seen.union_nulls > 0 && holds(what, &stated, &actual))
+                || (what == "true count" && more_by_at_most(&stated, &actual, seen.union_nulls))
                 || (float && matches!(what, "min" | "max") && rounds_to(&stated, &actual));
             let d = Disagreement::Statistics {
                 scope,
@@ -919,6 +921,12 @@ fn holds(what: &str, stated: &Field, actual: &Field) -> bool {
         "max" => order == Some(std::cmp::Ordering::Greater),
         _ => false,
     }
+}
+
+/// Whether `stated` is a count above `actual` by no more than `extra` (a boolean first
+/// alternative's true count, with its uniontype's null slots' leftovers counted).
+fn more_by_at_most(stated: &Field, actual: &Field, extra: u64) -> bool {
+    matches!((stated, actual), (Field::UInt(s), Field::UInt(a)) if s > a && s - a <= extra)
 }
 
 /// Whether `stated`, a double, is `actual` before its rounding to float.
@@ -1326,17 +1334,19 @@ mod tests {
         assert_eq!(judge(0, 4, 1024), (1, 0));
     }
 
+    /// A uniontype's value: its tag and the alternative's value.
+    fn union(tag: i64, value: Field) -> Field {
+        Field::Group(vec![
+            (Arc::from("tag"), Field::Int(tag)),
+            (Arc::from("value"), value),
+        ])
+    }
+
     #[test]
     fn apache_orc_cpp_habits_are_notes() {
         // A uniontype with 2 nulls, 2 values of its first alternative and 1 of its
         // second; a float column of 1.1 as float.
         let schema = TypeDescription::parse("struct<u:uniontype<int,string>,f:float>").unwrap();
-        let union = |tag: i64, value: Field| {
-            Field::Group(vec![
-                (Arc::from("tag"), Field::Int(tag)),
-                (Arc::from("value"), value),
-            ])
-        };
         let rows: Vec<Row> = [
             union(0, Field::Int(1)),
             Field::Null,
@@ -1413,6 +1423,43 @@ mod tests {
         assert_eq!(judge(4, floats(1.2)), (1, 0));
     }
 
+    #[test]
+    fn a_boolean_first_alternative_counting_null_slots_as_trues_is_a_note() {
+        // Apache ORC C++ counts the null slots' leftovers of a uniontype in the true
+        // count of its first alternative, when it is a boolean.
+        let schema = TypeDescription::parse("struct<u:uniontype<boolean,string>>").unwrap();
+        let rows: Vec<Row> = [
+            union(0, Field::Bool(true)),
+            Field::Null,
+            union(1, Field::Str("a".into())),
+            Field::Null,
+            union(0, Field::Bool(false)),
+        ]
+        .into_iter()
+        .map(|u| Row::new(vec![(Arc::from("u"), u)]))
+        .collect();
+        let booleans = written(&schema, &rows);
+        let boolean_seen = seen_of(&booleans);
+        let judge_trues = |true_count: u64| {
+            let stats = proto::ColumnStatistics {
+                number_of_values: Some(2),
+                bucket_statistics: Some(proto::BucketStatistics {
+                    count: vec![true_count],
+                }),
+                ..Default::default()
+            };
+            let mut verifier = verifier(&booleans);
+            verifier.column(Scope::File, 2, &stats, &boolean_seen[2]);
+            (
+                verifier.found.disagreements.len(),
+                verifier.found.notes.len(),
+            )
+        };
+        assert_eq!(judge_trues(1), (0, 0));
+        assert_eq!(judge_trues(3), (0, 1));
+        assert_eq!(judge_trues(4), (1, 0));
+        assert_eq!(judge_trues(0), (1, 0));
+    }
     #[test]
     fn statistics_show_dates_as_dates_and_strings_quoted() {
         let d = |stated, actual| {
