@@ -629,6 +629,20 @@ fn sliced_batches_read_back() {
 }
 
 #[test]
+fn a_batch_of_a_whole_table_is_the_file_of_its_slices() {
+    // Written 65,536 rows at a time: the same bytes as the same rows in batches of
+    // that size.
+    let batch = primitive_batch(70_000);
+    let schema = batch.schema();
+    let whole = write(&schema, std::slice::from_ref(&batch), None);
+    let slices: Vec<RecordBatch> = (0..70_000)
+        .step_by(65_536)
+        .map(|start| batch.slice(start, 65_536.min(70_000 - start)))
+        .collect();
+    assert!(whole == write(&schema, &slices, None));
+}
+
+#[test]
 fn options_are_honoured_and_the_schema_stored() {
     let batch = primitive_batch(50);
     let schema = Arc::new(
