@@ -20,9 +20,12 @@ use self::values::{GatherError, Scratch, gather};
 use crate::error::{Error, Result, invalid};
 use crate::schema::{ARROW_SCHEMA_META_KEY, arrow_to_parquet_schema, encode_arrow_schema};
 
-/// The most rows of a batch converted and written at once: a multiple of the Parquet
-/// writer's step (8,192 records), which it writes a step at a time anyway.
-const SLICE_ROWS: usize = 1 << 16;
+/// The rows of a batch converted and written at once are a multiple of the Parquet
+/// writer's step (8,192 records, which it writes a step at a time anyway), at most
+/// [`SLICE_ROWS`], and fewer for a wide schema: about [`SLICE_VALUES`] leaf values.
+const STEP_ROWS: usize = 8192;
+const SLICE_ROWS: usize = 8 * STEP_ROWS;
+const SLICE_VALUES: usize = 1 << 22;
 
 /// Writes Arrow record batches to a Parquet file, as pyarrow and arrow-rs do.
 ///
@@ -141,11 +144,11 @@ impl<W: Sink> ArrowWriter<W> {
     /// [`Error::Argument`] for a batch whose schema differs from the writer's, a null in
     /// a non-nullable field, or a value its Parquet type cannot hold (a decimal with more
     /// digits than its precision, seconds past the range of milliseconds): nothing of the
-    /// batch is written then, and the writer goes on. A batch of more than 65,536 rows is
-    /// written that many rows at a time, so that it costs the converted values of one
-    /// slice rather than its own (a batch of a whole table, say), and one whose byte
-    /// arrays pass 4 GiB in a column is written in parts: of those, the slices or parts
-    /// before the one refused stay written. The Parquet writer's error otherwise (after
+    /// batch is written then, and the writer goes on. A batch of more than 65,536 rows (or
+    /// about 4 million values, in a wide schema) is written in slices of that many, so
+    /// that it costs the converted values of one slice rather than its own (a batch of a
+    /// whole table, say), and one whose byte arrays pass 4 GiB in a column is written in
+    /// parts: of those, the slices or parts before the one refused stay written. The Parquet writer's error otherwise (after
     /// [`finish`](Self::finish), or an error of the sink, which stop the writer).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
         if !Arc::ptr_eq(batch.schema_ref(), &self.schema)
@@ -158,11 +161,14 @@ impl<W: Sink> ArrowWriter<W> {
             )));
         }
         let rows = batch.num_rows();
-        if rows <= SLICE_ROWS {
+        let slice = (SLICE_VALUES / self.leaves.len().max(1)).clamp(STEP_ROWS, SLICE_ROWS)
+            / STEP_ROWS
+            * STEP_ROWS;
+        if rows <= slice {
             return self.write_rows(batch);
         }
-        for start in (0..rows).step_by(SLICE_ROWS) {
-            self.write_rows(&batch.slice(start, SLICE_ROWS.min(rows - start)))?;
+        for start in (0..rows).step_by(slice) {
+            self.write_rows(&batch.slice(start, slice.min(rows - start)))?;
         }
         Ok(())
     }
