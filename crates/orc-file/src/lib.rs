@@ -56,7 +56,11 @@
 //! Counts and lengths in a file are claims: a stripe that claims billions of rows,
 //! a length stream that claims billions of list elements, a dictionary larger than its
 //! bytes, a chunk that expands past the compression block size, are errors or are read
-//! only as far as bytes back them; no allocation is sized by a claim alone. What real
+//! only as far as bytes back them; no allocation is sized by a claim alone. A stream is
+//! decompressed only as far as its readers read: whole up to what the stripe's rows can
+//! need of it (integers, floats, booleans, lengths and dictionary ids of top-level
+//! columns), a chunk at a time otherwise (strings' bytes, decimals, dictionaries, the
+//! streams of nested columns), so chunks of zeros behind five values cost nothing. What real
 //! bytes can still cost is bounded by [`Limits`] (given to [`OrcReader::open_with`], or
 //! per read to [`ReadOptions::with_limits`]): the footer, metadata and stripe footers,
 //! the compression block size, the stripe count, the values under one list or map and
