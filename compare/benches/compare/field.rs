@@ -28,7 +28,8 @@
 //!
 //! - Memory: the peak heap of one run of each reader and writer above what it was given
 //!   (the file's bytes, the table's batches, an output buffer already large enough), with
-//!   every batch dropped as it comes, counted by this bench's allocator (`memory.rs`); for
+//!   every batch dropped as it comes, counted by the allocator of parquet-thrift's tests
+//!   (`tests/counting`, its count of every thread); for
 //!   a write, beside the most that one row group of encoded pages plus its largest column
 //!   chunk (decompressed) take in our file, the bound issue 20 sets. To `memory.csv`
 //!   (`what,row,who,peak_bytes`).
@@ -42,7 +43,7 @@
 //! defaults as `files/TABLE-parquet-kit.parquet`, the row of our own writer.
 
 use crate::Bench;
-use crate::memory::peak_during;
+use crate::counting::process_peak_allocation as peak_during;
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{DataType, SchemaRef};
 use bytes::Bytes;

@@ -19,7 +19,9 @@ mod field;
 mod file_read;
 mod file_write;
 mod footer;
-mod memory;
+// The counting allocator of parquet-thrift's tests: peak heap of the field rows.
+#[path = "../../../crates/parquet-thrift/tests/counting/mod.rs"]
+mod counting;
 mod nested;
 mod orc_read;
 mod orc_rle;

@@ -285,6 +285,52 @@ fn batches_of_a_long_entry_repeated_end_at_the_byte_budget() {
 }
 
 #[test]
+fn batches_of_long_direct_strings_in_a_compressed_stream_end_at_the_byte_budget() {
+    // 300 distinct values of 10 KiB, stored directly, ZSTD in chunks of 4 KiB: the
+    // stream is decoded a chunk at a time, and the batches still end at the budget.
+    let rows: Vec<Row> = (0..300)
+        .map(|i| {
+            Row::new(vec![(
+                "s".into(),
+                Field::Str(format!("{i:05}").repeat(2048)),
+            )])
+        })
+        .collect();
+    let options = WriterOptions::default()
+        .compression(OrcCompression::Zstd)
+        .compression_block_size(4096);
+    let mut writer = OrcWriter::new(
+        Vec::new(),
+        TypeDescription::parse("struct<s:string>").unwrap(),
+        options,
+    )
+    .unwrap();
+    for row in &rows {
+        writer.write_row(row).unwrap();
+    }
+    let reader = OrcReader::open(Bytes::from(writer.finish().unwrap())).unwrap();
+    let encoding = reader.stripe_footer(0).unwrap().encodings[1].kind;
+    assert_eq!(
+        encoding,
+        Some(proto::column_encoding::Kind::DirectV2 as i32),
+        "the writer stored the values directly"
+    );
+    let budget = Limits::default().with_max_batch_bytes(100 << 10);
+    let options = ReadOptions::default()
+        .with_batch_size(300)
+        .with_limits(budget);
+    let sizes: Vec<usize> = reader
+        .batches(options.clone())
+        .unwrap()
+        .map(|b| b.unwrap().num_rows)
+        .collect();
+    // 100 KiB hold 10 values of 10 KiB (10,240 bytes).
+    assert_eq!(sizes, vec![10; 30]);
+    let read: Vec<Row> = reader.rows(options).unwrap().map(Result::unwrap).collect();
+    assert!(read == rows);
+}
+
+#[test]
 fn strings_under_a_list_past_the_byte_budget_are_refused() {
     let value = Field::Str("y".repeat(1 << 20));
     let rows = vec![Row::new(vec![(

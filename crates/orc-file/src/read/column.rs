@@ -418,7 +418,12 @@ impl Raw {
 
     /// Whether more than `bytes` may be left to read.
     fn may_hold_more_than(&self, bytes: usize) -> bool {
-        !self.stream.is_exhausted() || self.bytes.len().saturating_sub(self.pos) > bytes
+        if self.stream.is_chunked() {
+            // The window is these bytes.
+            self.stream.may_hold_more_than(self.pos, bytes)
+        } else {
+            self.bytes.len().saturating_sub(self.pos) > bytes
+        }
     }
 
     fn take(&mut self, len: usize, stream: &'static str) -> Result<&[u8]> {

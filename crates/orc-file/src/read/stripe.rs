@@ -149,8 +149,10 @@ struct Chunked {
     next: usize,
     /// The decompressor, shared by the streams of a reader.
     chunks: SharedChunks,
-    /// The offsets of the chunk headers, read when a row-index position first needs them.
-    offsets: Option<Vec<u64>>,
+    /// The offsets of the chunk headers, and the stream's end.
+    offsets: Vec<u64>,
+    /// The most bytes a chunk decompresses to.
+    block_size: usize,
 }
 
 /// A chunk decoder shared by the streams that a reader decodes a chunk at a time (and
@@ -178,11 +180,28 @@ impl Stream {
         let mut window = Vec::with_capacity(need.min(kept.len() + c.raw.len() - c.next));
         window.extend_from_slice(kept);
         let mut chunks = c.chunks.lock().unwrap_or_else(PoisonError::into_inner);
-        while window.len() < need && c.next < c.raw.len() {
-            c.next = chunks.decode_chunk(&c.raw, c.next, &mut window)?;
+        // Moved on only once every chunk decodes: a failed refill leaves the stream as
+        // it was.
+        let mut next = c.next;
+        while window.len() < need && next < c.raw.len() {
+            next = chunks.decode_chunk(&c.raw, next, &mut window)?;
         }
+        c.next = next;
         self.bytes = Bytes::from(window);
         Ok(true)
+    }
+
+    /// Whether more than `bytes` may be left of the stream from `from` (an offset in the
+    /// window) on: the window's rest, and for each chunk not yet decoded, the most it
+    /// decompresses to.
+    pub(crate) fn may_hold_more_than(&self, from: usize, bytes: usize) -> bool {
+        let rest = self.bytes.len().saturating_sub(from);
+        let chunks = self.chunked.as_ref().map_or(0, |c| {
+            let next = c.offsets.partition_point(|&o| o < c.next as u64);
+            c.offsets.len().saturating_sub(next + 1)
+        });
+        let block = self.chunked.as_ref().map_or(0, |c| c.block_size);
+        rest.saturating_add(chunks.saturating_mul(block)) > bytes
     }
 
     /// Moves a stream decoded a chunk at a time to the chunk whose header is at
@@ -194,22 +213,18 @@ impl Stream {
                 "a seek in a stream decoded whole by chunks",
             ));
         };
-        let offsets = match &mut c.offsets {
-            Some(offsets) => offsets,
-            None => c.offsets.insert(crate::stream::chunk_offsets(&c.raw)?),
-        };
-        if offsets.binary_search(&chunk).is_err() {
+        if c.offsets.binary_search(&chunk).is_err() {
             return Err(Error::invalid(
                 "row index position: compressed offset, not the start of a compression chunk",
                 chunk,
             ));
         }
         // A chunk offset, so at most the stream's length.
-        c.next = usize::try_from(chunk).unwrap_or(usize::MAX);
+        let mut next = usize::try_from(chunk).unwrap_or(usize::MAX);
         let mut window = Vec::new();
-        if c.next < c.raw.len() {
+        if next < c.raw.len() {
             let mut chunks = c.chunks.lock().unwrap_or_else(PoisonError::into_inner);
-            c.next = chunks.decode_chunk(&c.raw, c.next, &mut window)?;
+            next = chunks.decode_chunk(&c.raw, next, &mut window)?;
         }
         let within = usize::try_from(within)
             .ok()
@@ -223,6 +238,7 @@ impl Stream {
                 )
                 .at_offset(chunk)
             })?;
+        c.next = next;
         self.bytes = Bytes::from(window).slice(within..);
         Ok(self.bytes.clone())
     }
@@ -319,14 +335,17 @@ impl StripeStreams {
                     && chunks.compression().is_compressed()
                     && s.kind != StreamKind::RowIndex as i32
                 {
-                    Ok(Stream {
+                    // The chunks' headers are read now (nothing is decompressed): a stream
+                    // cut short is an error here, as when streams were decoded whole.
+                    crate::stream::chunk_offsets(&raw).map(|offsets| Stream {
                         compressed: true,
                         kind: StreamKind::try_from(s.kind).ok().map(|k| k.as_str_name()),
                         chunked: Some(Chunked {
                             raw,
                             next: 0,
                             chunks: Arc::clone(shared),
-                            offsets: None,
+                            offsets,
+                            block_size: chunks.block_size(),
                         }),
                         ..Stream::default()
                     })
