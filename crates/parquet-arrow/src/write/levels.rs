@@ -624,7 +624,22 @@ impl Levels {
     ) -> Result<()> {
         self.next_slots.clear();
         self.next_rep.clear();
-        let room = self.slots.len().saturating_add(elements);
+        // Room for the elements between the first entry's and the last's: of a slice of a
+        // list array, whose values are the whole array's, far fewer than `elements` (the
+        // vectors grow if views out of order need more).
+        let live = |s: &&usize| *s & ENDED == 0;
+        let first = self.slots.iter().find(live).and_then(|&s| range_of(s));
+        let last = self
+            .slots
+            .iter()
+            .rev()
+            .find(live)
+            .and_then(|&s| range_of(s));
+        let spanned = match (first, last) {
+            (Some(first), Some(last)) => last.end.saturating_sub(first.start),
+            _ => 0,
+        };
+        let room = self.slots.len().saturating_add(elements.min(spanned));
         self.next_slots.reserve(room);
         self.next_rep.reserve(room);
         let empty = ENDED | usize::from(level);
